@@ -1,0 +1,41 @@
+/**
+ * GET /api/dashboard — everything the Dashboard shows, in one request (SPEC.md "Dashboard",
+ * §3 dashboard stats, logs and alerts). Paging (5 per page) happens in the browser.
+ */
+import { z } from 'zod';
+
+export const dashboardStats = z.object({
+  total_units: z.number().int(),
+  total_items: z.number().int(),
+  low_stock_items: z.number().int(),
+  critical_items: z.number().int(),
+});
+
+export const dashboardAlert = z.object({
+  id: z.string(),
+  item_name: z.string(),
+  alert_type: z.enum(['critical', 'low']),
+  location_name: z.string(),
+  location_type: z.enum(['unit', 'garage']),
+  /** ISO 8601 UTC: when the stock row last changed. */
+  created_at: z.string(),
+});
+
+export const dashboardLog = z.object({
+  id: z.string(),
+  item_name: z.string(),
+  quantity_change: z.number().int(),
+  source_name: z.string(),
+  /** ISO 8601 UTC. */
+  created_at: z.string(),
+});
+
+export const dashboardResponse = z.object({
+  stats: dashboardStats,
+  unit_alerts: z.array(dashboardAlert),
+  garage_alerts: z.array(dashboardAlert),
+  recent_activity: z.array(dashboardLog),
+});
+export type DashboardResponse = z.infer<typeof dashboardResponse>;
+export type DashboardAlert = z.infer<typeof dashboardAlert>;
+export type DashboardLog = z.infer<typeof dashboardLog>;

@@ -1,0 +1,54 @@
+/**
+ * Onboarding API contracts (SPEC.md "Onboarding", §4 and §5).
+ * Steps in order: company, items, garage (label Storage), units (label Properties).
+ */
+import { z } from 'zod';
+import { moneyInput, nonNegativeInt, requiredText } from './fields';
+
+export const onboardingSteps = ['company', 'items', 'garage', 'units'] as const;
+export type OnboardingStep = (typeof onboardingSteps)[number];
+
+/** GET /api/onboarding/status — SPEC.md §7 check_onboarding_status. */
+export const onboardingStatus = z.object({
+  needs_onboarding: z.boolean(),
+  current_step: z.enum(onboardingSteps),
+});
+export type OnboardingStatus = z.infer<typeof onboardingStatus>;
+
+/** POST /api/onboarding/company — creates the tenant with its trial; the caller becomes owner. */
+export const companyStepBody = z.object({ company_name: requiredText('Please enter a company name') });
+export type CompanyStepBody = z.infer<typeof companyStepBody>;
+
+export const onboardingItem = z.object({
+  name: requiredText('Please fill in all required fields'),
+  category: requiredText('Please fill in all required fields'),
+  minimum_threshold: nonNegativeInt.default(0),
+  count_cost: moneyInput.default(0),
+});
+/** POST /api/onboarding/items — replaces the items saved by an earlier submit of this step. */
+export const itemsStepBody = z.object({ items: z.array(onboardingItem).max(500) });
+export type ItemsStepBody = z.infer<typeof itemsStepBody>;
+
+/** POST /api/onboarding/garage — the onboarding storage location (created or updated). */
+export const garageStepBody = z.object({
+  name: requiredText('Please fill in all required fields'),
+  address: requiredText('Please fill in all required fields'),
+});
+export type GarageStepBody = z.infer<typeof garageStepBody>;
+
+/**
+ * POST /api/onboarding/units — the properties, all linked to the onboarding garage, each with a
+ * stock row of quantity 0 per item; saving them completes setup ("Complete Setup").
+ */
+export const unitsStepBody = z.object({
+  units: z
+    .array(
+      z.object({
+        name: requiredText('Please fill in all required fields'),
+        address: requiredText('Please fill in all required fields'),
+      }),
+    )
+    .min(1, 'Please add at least one property')
+    .max(500),
+});
+export type UnitsStepBody = z.infer<typeof unitsStepBody>;

@@ -1,0 +1,31 @@
+/**
+ * The one error model shared by server and web (DESIGN.md §8).
+ * Every failed API call answers `{ error: { code, message, issues? } }` with the status of its code.
+ */
+export const errorStatus = {
+  VALIDATION: 400,
+  UNAUTHENTICATED: 401,
+  EMAIL_NOT_VERIFIED: 403,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  NO_TENANT: 409,
+  LAST_RECORD: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  SUBSCRIPTION_REQUIRED: 402,
+  LIMIT_REACHED: 402,
+  RATE_LIMITED: 429,
+  INTERNAL: 500,
+} as const;
+
+export type ErrorCode = keyof typeof errorStatus;
+
+/** One field problem of a 400 answer: the path of the field and what is wrong with it. */
+export interface FieldIssue {
+  path: (string | number)[];
+  message: string;
+}
+
+export interface ErrorBody {
+  error: { code: ErrorCode; message: string; issues?: FieldIssue[] };
+}

@@ -1,0 +1,7 @@
+import { defineConfig } from 'drizzle-kit';
+
+export default defineConfig({
+  dialect: 'postgresql',
+  schema: ['./server/db/schema/auth.ts', './server/db/schema/stock.ts', './server/db/schema/billing.ts', './server/db/schema/integrations.ts'],
+  out: './drizzle',
+});

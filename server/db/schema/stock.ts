@@ -1,0 +1,159 @@
+/**
+ * Stock tables: locations (units = properties, garages = storage), items, stock rows per
+ * location and item, and the ledger of stock movements (inventory_logs). DESIGN.md §2 and §4.
+ * Every table is keyed by (tenant_id, id) and foreign keys carry tenant_id (Citus-ready).
+ * Quantities are integers kept >= 0 by CHECK constraints; money is numeric(12,2) dollars.
+ */
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  foreignKey,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+import { tenants } from './auth';
+
+const tenantId = () =>
+  uuid('tenant_id')
+    .notNull()
+    .references(() => tenants.id, { onDelete: 'cascade' });
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const garages = pgTable(
+  'garages',
+  {
+    tenantId: tenantId(),
+    id: uuid('id').notNull().defaultRandom(),
+    name: text('name').notNull(),
+    address: text('address').notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('garages_tenant_name_idx').on(t.tenantId, t.name)],
+);
+
+export const units = pgTable(
+  'units',
+  {
+    tenantId: tenantId(),
+    id: uuid('id').notNull().defaultRandom(),
+    name: text('name').notNull(),
+    address: text('address').notNull(),
+    /** Cleared by the service before its garage is deleted (a composite FK cannot SET NULL one column). */
+    garageId: uuid('garage_id'),
+    /** The listing provider's id (Hostaway listing id) for imported units. */
+    externalId: text('external_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    foreignKey({ columns: [t.tenantId, t.garageId], foreignColumns: [garages.tenantId, garages.id] }),
+    index('units_tenant_name_idx').on(t.tenantId, t.name),
+    uniqueIndex('units_tenant_external_id_uq')
+      .on(t.tenantId, t.externalId)
+      .where(sql`${t.externalId} is not null`),
+  ],
+);
+
+export const items = pgTable(
+  'items',
+  {
+    tenantId: tenantId(),
+    id: uuid('id').notNull().defaultRandom(),
+    name: text('name').notNull(),
+    category: text('category').notNull(),
+    minimumThreshold: integer('minimum_threshold').notNull().default(0),
+    countCost: numeric('count_cost', { precision: 12, scale: 2 }).notNull().default('0'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('items_tenant_name_idx').on(t.tenantId, t.name),
+    check('items_minimum_threshold_nonneg', sql`${t.minimumThreshold} >= 0`),
+    check('items_count_cost_nonneg', sql`${t.countCost} >= 0`),
+  ],
+);
+
+export const garageInventory = pgTable(
+  'garage_inventory',
+  {
+    tenantId: tenantId(),
+    id: uuid('id').notNull().defaultRandom(),
+    garageId: uuid('garage_id').notNull(),
+    itemId: uuid('item_id').notNull(),
+    quantity: integer('quantity').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('garage_inventory_location_item_uq').on(t.tenantId, t.garageId, t.itemId),
+    foreignKey({ columns: [t.tenantId, t.garageId], foreignColumns: [garages.tenantId, garages.id] }).onDelete(
+      'cascade',
+    ),
+    foreignKey({ columns: [t.tenantId, t.itemId], foreignColumns: [items.tenantId, items.id] }).onDelete('cascade'),
+    check('garage_inventory_quantity_nonneg', sql`${t.quantity} >= 0`),
+  ],
+);
+
+export const unitInventory = pgTable(
+  'unit_inventory',
+  {
+    tenantId: tenantId(),
+    id: uuid('id').notNull().defaultRandom(),
+    unitId: uuid('unit_id').notNull(),
+    itemId: uuid('item_id').notNull(),
+    quantity: integer('quantity').notNull().default(0),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    uniqueIndex('unit_inventory_location_item_uq').on(t.tenantId, t.unitId, t.itemId),
+    foreignKey({ columns: [t.tenantId, t.unitId], foreignColumns: [units.tenantId, units.id] }).onDelete('cascade'),
+    foreignKey({ columns: [t.tenantId, t.itemId], foreignColumns: [items.tenantId, items.id] }).onDelete('cascade'),
+    check('unit_inventory_quantity_nonneg', sql`${t.quantity} >= 0`),
+  ],
+);
+
+/** Stock movement types of the ledger (DESIGN.md §4). */
+export const movementTypes = ['initial', 'external_addition', 'restock', 'consumption', 'count', 'scan'] as const;
+
+/**
+ * The ledger. For every location and item, the stock quantity equals the sum of its rows'
+ * `quantity_change`. Rows keep no foreign key to locations or items: history outlives them.
+ * A transfer is two rows sharing `transfer_id` (-n at the garage, +n at the unit).
+ */
+export const inventoryLogs = pgTable(
+  'inventory_logs',
+  {
+    tenantId: tenantId(),
+    id: uuid('id').notNull().defaultRandom(),
+    itemId: uuid('item_id').notNull(),
+    quantityChange: integer('quantity_change').notNull(),
+    sourceType: text('source_type', { enum: ['unit', 'garage'] }).notNull(),
+    unitId: uuid('unit_id'),
+    garageId: uuid('garage_id'),
+    type: text('type', { enum: movementTypes }).notNull(),
+    transferId: uuid('transfer_id'),
+    /** The item's count_cost (dollars) when the movement happened. */
+    unitCost: numeric('unit_cost', { precision: 12, scale: 2 }).notNull().default('0'),
+    userId: uuid('user_id'),
+    note: text('note'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('inventory_logs_tenant_created_idx').on(t.tenantId, t.createdAt),
+    index('inventory_logs_unit_item_idx').on(t.tenantId, t.unitId, t.itemId),
+    index('inventory_logs_garage_item_idx').on(t.tenantId, t.garageId, t.itemId),
+    check(
+      'inventory_logs_location',
+      sql`(${t.sourceType} = 'unit' and ${t.unitId} is not null) or (${t.sourceType} = 'garage' and ${t.garageId} is not null)`,
+    ),
+  ],
+);
