@@ -121,7 +121,8 @@ export const unitInventory = pgTable(
 );
 
 /** Stock movement types of the ledger (DESIGN.md §4). */
-export const movementTypes = ['initial', 'external_addition', 'restock', 'consumption', 'count', 'scan'] as const;
+export type MovementType = (typeof movementTypes)[number];
+const movementTypes = ['initial', 'external_addition', 'restock', 'consumption', 'count', 'scan'] as const;
 
 /**
  * The ledger. For every location and item, the stock quantity equals the sum of its rows'

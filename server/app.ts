@@ -1,0 +1,96 @@
+/**
+ * buildApp: registers plugins and modules on a Fastify instance and returns it; never listens
+ * (DESIGN.md §1). main.ts listens; tests call `app.inject`.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { AppContext } from './context';
+import type { Db } from './db/client';
+import { createMailer, type Mailer } from './integrations/mail';
+import { installErrorHandler } from './lib/error-handler';
+import { AppError } from './lib/errors';
+import { createAuth } from './modules/auth/auth';
+import { authRoutes } from './modules/auth/routes';
+import { requireIdentity, requireTenant } from './modules/auth/session';
+import { billingRoutes } from './modules/billing/routes';
+import { dashboardRoutes } from './modules/dashboard/routes';
+import { onboardingRoutes } from './modules/onboarding/routes';
+import { sessionRoutes } from './modules/session/routes';
+
+export interface BuildAppOptions {
+  /** Configuration; `appSecret` must be resolved (main.ts generates one for the embedded database). */
+  config: Config & { appSecret: string };
+  db: Db;
+  mailer?: Mailer;
+  now?: () => Date;
+  /** Auth POSTs allowed per IP per minute (default 30). */
+  authRateLimitPerMinute?: number;
+  /** Directory of the built web app to serve; omitted or missing -> API only. */
+  webRoot?: string;
+  logger?: boolean;
+}
+
+/** Largest JSON body accepted, in bytes; larger answers 413. */
+export const BODY_LIMIT = 1024 * 1024;
+
+export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: opts.logger ?? false,
+    bodyLimit: BODY_LIMIT,
+    trustProxy: false,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  installErrorHandler(app);
+
+  const mailer = opts.mailer ?? createMailer({ smtpUrl: opts.config.smtpUrl, from: opts.config.mailFrom, log: app.log });
+  const auth = createAuth({ db: opts.db, secret: opts.config.appSecret, appUrl: opts.config.appUrl, mailer });
+  const ctx: AppContext = {
+    db: opts.db,
+    auth,
+    config: opts.config,
+    mailer,
+    now: opts.now ?? (() => new Date()),
+    identity: (request) => requireIdentity(auth, opts.db, request),
+    tenant: (request) => requireTenant(auth, opts.db, request),
+  };
+
+  await app.register(helmet, {
+    // Served over plain http on a LAN too: upgrading sub-requests to https would break the app.
+    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
+  });
+  await app.register(rateLimit, { global: false });
+  await app.register(swagger, {
+    openapi: { info: { title: 'Inventory Manager API', version: '1.0.0' } },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  app.get('/api/health', async () => ({ ok: true }));
+  await app.register(authRoutes, { auth, appUrl: opts.config.appUrl, rateLimitPerMinute: opts.authRateLimitPerMinute ?? 30 });
+  await app.register(sessionRoutes, ctx);
+  await app.register(onboardingRoutes, ctx);
+  await app.register(billingRoutes, ctx);
+  await app.register(dashboardRoutes, ctx);
+
+  const webRoot = opts.webRoot && existsSync(join(opts.webRoot, 'index.html')) ? opts.webRoot : undefined;
+  if (webRoot) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/';
+    // SPA fallback only for page paths: a missing .js/.css must be a 404, never index.html.
+    if (webRoot && request.method === 'GET' && !path.startsWith('/api/') && !/\.[a-z0-9]+$/i.test(path)) {
+      return reply.type('text/html').sendFile('index.html');
+    }
+    throw new AppError('NOT_FOUND', 'Not found');
+  });
+  return app;
+}

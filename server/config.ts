@@ -1,0 +1,84 @@
+/**
+ * Configuration: the only reader of process.env (DESIGN.md §1). Every variable is validated at
+ * boot; a bad value stops the boot with a message naming every bad variable.
+ */
+import { z } from 'zod';
+
+const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
+
+const schema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    /** Public origin used in email links and as the trusted origin; defaults to http://localhost:PORT. */
+    APP_URL: optionalUrl,
+    DATA_DIR: z.string().min(1).default('./data'),
+    /** PostgreSQL connection string; when set, the embedded database is not used. */
+    DATABASE_URL: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
+        .optional(),
+    ),
+    /** Signs sessions and encrypts stored secrets; at least 32 characters. */
+    APP_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32).optional()),
+    /** SMTP server for outgoing email (smtp:// or smtps://); without it, emails go to the server log. */
+    SMTP_URL: z.preprocess(
+      (v) => (v === '' ? undefined : v),
+      z
+        .string()
+        .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+        .optional(),
+    ),
+    MAIL_FROM: z.string().min(3).default('Inventory Manager <no-reply@localhost>'),
+    /** Length of a new tenant's trial, in days. */
+    TRIAL_DAYS: z.coerce.number().int().min(0).max(3650).default(14),
+  })
+  .superRefine((c, ctx) => {
+    if (c.DATABASE_URL && !c.APP_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required when DATABASE_URL is set' });
+    }
+  });
+
+export type RawConfig = z.infer<typeof schema>;
+
+/** Validated configuration with defaults applied. `appSecret` may be absent until the data dir provides one. */
+export interface Config {
+  port: number;
+  host: string;
+  appUrl: string;
+  dataDir: string;
+  databaseUrl: string | undefined;
+  appSecret: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  trialDays: number;
+}
+
+/** Thrown when one or more variables are invalid; `message` names every bad variable. */
+export class ConfigError extends Error {}
+
+/**
+ * Parses configuration from an environment map (default `process.env`).
+ * @throws ConfigError naming every bad variable and why.
+ */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const parsed = schema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${String(i.path[0] ?? '?')}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    appUrl: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
+    dataDir: c.DATA_DIR,
+    databaseUrl: c.DATABASE_URL,
+    appSecret: c.APP_SECRET,
+    smtpUrl: c.SMTP_URL,
+    mailFrom: c.MAIL_FROM,
+    trialDays: c.TRIAL_DAYS,
+  };
+}

@@ -1,0 +1,11 @@
+/**
+ * The full drizzle schema, one object, as drizzle's query builder and better-auth's adapter
+ * take it. Each aggregate lives in its own file under schema/.
+ */
+import * as auth from './schema/auth';
+import * as billing from './schema/billing';
+import * as integrations from './schema/integrations';
+import * as stock from './schema/stock';
+
+export const schema = { ...auth, ...stock, ...billing, ...integrations };
+export type Schema = typeof schema;

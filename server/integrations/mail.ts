@@ -1,0 +1,38 @@
+/**
+ * Outgoing email through SMTP with nodemailer (DESIGN.md §6). Without an SMTP URL every message,
+ * links included, is written to the server log instead, so a fresh install works end to end.
+ */
+import nodemailer from 'nodemailer';
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+  html?: string;
+}
+
+export interface Mailer {
+  /** Sends one message. @throws when the SMTP server refuses it. */
+  send(message: MailMessage): Promise<void>;
+}
+
+interface Logger {
+  info(obj: object, msg: string): void;
+}
+
+/** Creates the mailer for `smtpUrl` (smtp:// or smtps://), or a log-only mailer when absent. */
+export function createMailer(opts: { smtpUrl?: string; from: string; log: Logger }): Mailer {
+  if (!opts.smtpUrl) {
+    return {
+      async send(message) {
+        opts.log.info({ mail: message }, `Email to ${message.to} (SMTP_URL not set, not sent):\n${message.text}`);
+      },
+    };
+  }
+  const transport = nodemailer.createTransport(opts.smtpUrl);
+  return {
+    async send(message) {
+      await transport.sendMail({ from: opts.from, ...message });
+    },
+  };
+}

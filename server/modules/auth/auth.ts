@@ -1,0 +1,80 @@
+/**
+ * Accounts with better-auth: email + password with required email confirmation, sessions in
+ * cookies, and the organization plugin whose organizations are our tenants (DESIGN.md §3).
+ * Tenants are created by onboarding (with their trial), never by the plugin's own endpoint.
+ * Sign-up rules: SPEC.md §5 (password at least 6 characters).
+ */
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { organization } from 'better-auth/plugins';
+import type { Db } from '../../db/client';
+import { schema } from '../../db/schema';
+import type { Mailer } from '../../integrations/mail';
+
+export interface AuthOptions {
+  db: Db;
+  secret: string;
+  /** Public origin, e.g. http://localhost:3000. */
+  appUrl: string;
+  mailer: Mailer;
+}
+
+/** Origins allowed to call the auth endpoints: the public origin plus its localhost/127.0.0.1 twin. */
+function trustedOrigins(appUrl: string): string[] {
+  const url = new URL(appUrl);
+  const origins = new Set([url.origin]);
+  if (url.hostname === 'localhost') origins.add(url.origin.replace('localhost', '127.0.0.1'));
+  if (url.hostname === '127.0.0.1') origins.add(url.origin.replace('127.0.0.1', 'localhost'));
+  return [...origins];
+}
+
+/** Builds the better-auth instance mounted at /api/auth. */
+export function createAuth({ db, secret, appUrl, mailer }: AuthOptions) {
+  return betterAuth({
+    appName: 'Inventory Manager',
+    baseURL: appUrl,
+    basePath: '/api/auth',
+    secret,
+    trustedOrigins: trustedOrigins(appUrl),
+    telemetry: { enabled: false },
+    database: drizzleAdapter(db, {
+      provider: 'pg',
+      schema: {
+        user: schema.users,
+        session: schema.sessions,
+        account: schema.accounts,
+        verification: schema.verifications,
+        organization: schema.tenants,
+        member: schema.memberships,
+        invitation: schema.invitations,
+      },
+    }),
+    advanced: { database: { generateId: 'uuid' } },
+    // Requests are limited by @fastify/rate-limit in front of the handler.
+    rateLimit: { enabled: false },
+    emailAndPassword: {
+      enabled: true,
+      minPasswordLength: 6,
+      requireEmailVerification: true,
+      autoSignIn: false,
+    },
+    emailVerification: {
+      sendOnSignUp: true,
+      sendOnSignIn: true,
+      autoSignInAfterVerification: false,
+      expiresIn: 60 * 60 * 24,
+      async sendVerificationEmail({ user, url }) {
+        await mailer.send({
+          to: user.email,
+          subject: 'Confirm your email for Inventory Manager',
+          text: `Welcome to Inventory Manager.\n\nConfirm your email address by opening this link:\n${url}\n\nThe link is valid for 24 hours. If you did not sign up, ignore this message.`,
+          html: `<p>Welcome to Inventory Manager.</p><p><a href="${url}">Confirm your email address</a></p><p>The link is valid for 24 hours. If you did not sign up, ignore this message.</p>`,
+        });
+      },
+    },
+    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    plugins: [organization({ allowUserToCreateOrganization: false })],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

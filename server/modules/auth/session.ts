@@ -1,0 +1,55 @@
+/**
+ * Request identity: resolves the signed-in user from the session cookie and the user's tenant
+ * and role from their membership. The tenant id comes only from here (DESIGN.md §3).
+ */
+import { eq } from 'drizzle-orm';
+import type { FastifyRequest } from 'fastify';
+import { fromNodeHeaders } from 'better-auth/node';
+import type { Role } from '../../../common/contracts/session';
+import type { Db } from '../../db/client';
+import { memberships } from '../../db/schema/auth';
+import { AppError } from '../../lib/errors';
+import type { Auth } from './auth';
+
+export interface Identity {
+  userId: string;
+  email: string;
+  tenantId: string | null;
+  role: Role | null;
+}
+
+export interface TenantIdentity extends Identity {
+  tenantId: string;
+  role: Role;
+}
+
+/**
+ * Reads the session of `request`.
+ * @throws AppError UNAUTHENTICATED (401) without a valid session.
+ */
+export async function requireIdentity(auth: Auth, db: Db, request: FastifyRequest): Promise<Identity> {
+  const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+  if (!session) throw new AppError('UNAUTHENTICATED', 'No authenticated user');
+  // Memberships are read before any tenant is known, as the owner login (RLS not forced there).
+  const [membership] = await db
+    .select({ tenantId: memberships.organizationId, role: memberships.role })
+    .from(memberships)
+    .where(eq(memberships.userId, session.user.id))
+    .limit(1);
+  return {
+    userId: session.user.id,
+    email: session.user.email,
+    tenantId: membership?.tenantId ?? null,
+    role: (membership?.role as Role | undefined) ?? null,
+  };
+}
+
+/**
+ * Like requireIdentity, for routes that need a tenant.
+ * @throws AppError NO_TENANT (409) when the user has not created a company yet.
+ */
+export async function requireTenant(auth: Auth, db: Db, request: FastifyRequest): Promise<TenantIdentity> {
+  const identity = await requireIdentity(auth, db, request);
+  if (!identity.tenantId || !identity.role) throw new AppError('NO_TENANT', 'No tenant ID available');
+  return identity as TenantIdentity;
+}
