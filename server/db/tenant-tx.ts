@@ -14,7 +14,12 @@ export const APP_ROLE = 'inventory_app';
  */
 export function withTenant<T>(db: Db, tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   return db.transaction(async (tx) => {
-    await tx.execute(sql`select set_config('app.tenant_id', ${tenantId}, true), set_config('role', ${APP_ROLE}, true)`);
+    await enterTenantScope(tx, tenantId);
     return fn(tx);
   });
+}
+
+/** Switches the open transaction `tx` to the application role scoped to `tenantId`, until it ends. */
+export async function enterTenantScope(tx: Tx, tenantId: string): Promise<void> {
+  await tx.execute(sql`select set_config('app.tenant_id', ${tenantId}, true), set_config('role', ${APP_ROLE}, true)`);
 }

@@ -5,6 +5,7 @@
  * Sign-up rules: SPEC.md §5 (password at least 6 characters).
  */
 import { betterAuth } from 'better-auth';
+import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { organization } from 'better-auth/plugins';
 import type { Db } from '../../db/client';
@@ -71,6 +72,21 @@ export function createAuth({ db, secret, appUrl, mailer }: AuthOptions) {
           html: `<p>Welcome to Inventory Manager.</p><p><a href="${url}">Confirm your email address</a></p><p>The link is valid for 24 hours. If you did not sign up, ignore this message.</p>`,
         });
       },
+    },
+    hooks: {
+      // better-auth answers a sign-up for a taken email with a fake success once email
+      // confirmation is on; SPEC.md §5 has the product say 'An account with this email already
+      // exists' instead, so the duplicate is refused up front (the auth rate limit bounds probing).
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path !== '/sign-up/email') return;
+        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '').toLowerCase();
+        if (email && (await ctx.context.internalAdapter.findUserByEmail(email))) {
+          throw new APIError('UNPROCESSABLE_ENTITY', {
+            code: 'USER_ALREADY_EXISTS',
+            message: 'User already registered',
+          });
+        }
+      }),
     },
     session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
     plugins: [organization({ allowUserToCreateOrganization: false })],

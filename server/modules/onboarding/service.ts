@@ -18,7 +18,7 @@ import { queryRows, type Db, type Tx } from '../../db/client';
 import { memberships, tenants } from '../../db/schema/auth';
 import { subscriptions } from '../../db/schema/billing';
 import { garages, inventoryLogs, items, unitInventory, units } from '../../db/schema/stock';
-import { withTenant } from '../../db/tenant-tx';
+import { enterTenantScope, withTenant } from '../../db/tenant-tx';
 import { AppError } from '../../lib/errors';
 import type { Identity, TenantIdentity } from '../auth/session';
 
@@ -61,14 +61,16 @@ export async function createCompany(
   opts: { trialDays: number; now: Date },
 ): Promise<{ tenant_id: string }> {
   const tenantId = randomUUID();
-  return withTenant(db, tenantId, async (tx) => {
-    // Serialises two concurrent company submits of the same user.
+  return db.transaction(async (tx) => {
+    // Serialises two concurrent company submits of the same user. The membership check runs
+    // before the tenant scope is entered: under RLS the user's other memberships are invisible.
     await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${who.userId}))`);
     const existing = await queryRows(
       tx,
       sql`select 1 from ${memberships} where ${memberships.userId} = ${who.userId} limit 1`,
     );
     if (existing.length > 0) throw new AppError('CONFLICT', 'Your account already belongs to a company');
+    await enterTenantScope(tx, tenantId);
     await tx.insert(tenants).values({ id: tenantId, name: body.company_name, slug: slugFor(body.company_name), onboardingStep: 'items' });
     await tx.insert(memberships).values({ organizationId: tenantId, id: randomUUID(), userId: who.userId, role: 'owner' });
     await tx

@@ -1,0 +1,27 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+describe('configuration', () => {
+  it('applies the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 3000, host: '0.0.0.0', appUrl: 'http://localhost:3000', dataDir: './data', trialDays: 14 });
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.smtpUrl).toBeUndefined();
+  });
+
+  it('names every bad variable in one message', () => {
+    let message = '';
+    try {
+      loadConfig({ PORT: 'abc', TRIAL_DAYS: '-1', SMTP_URL: 'http://x', APP_URL: 'not a url' });
+    } catch (err) {
+      expect(err).toBeInstanceOf(ConfigError);
+      message = (err as Error).message;
+    }
+    for (const name of ['PORT', 'TRIAL_DAYS', 'SMTP_URL', 'APP_URL']) expect(message).toContain(`${name}:`);
+  });
+
+  it('requires APP_SECRET with DATABASE_URL', () => {
+    expect(() => loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/x' })).toThrow(/APP_SECRET: is required/);
+    expect(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/x', APP_SECRET: 'x'.repeat(32) }).databaseUrl).toBe('postgres://127.0.0.1/x');
+  });
+});

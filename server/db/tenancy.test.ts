@@ -1,0 +1,125 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, backends, createTestApp, onboard, signUpAndSignIn, type TestApp } from '../test/harness';
+import { DataDirLockedError, openPglite, queryRows } from './client';
+import { withTenant } from './tenant-tx';
+
+const tenantTables = ['garages', 'units', 'items', 'garage_inventory', 'unit_inventory', 'inventory_logs', 'subscriptions', 'memberships', 'tenants'];
+
+describe.each(backends)('tenant isolation on %s', (backend) => {
+  let t: TestApp;
+  let cookieA: string;
+  let cookieB: string;
+  let tenantA: string;
+  let tenantB: string;
+  beforeAll(async () => {
+    t = await createTestApp(backend);
+    cookieA = await signUpAndSignIn(t, 'a@example.com');
+    cookieB = await signUpAndSignIn(t, 'b@example.com');
+    tenantA = await onboard(t, cookieA, { company: 'A Rentals', units: [{ name: 'A1', address: 'a' }, { name: 'A2', address: 'a' }] });
+    tenantB = await onboard(t, cookieB, {
+      company: 'B Rentals',
+      items: [
+        { name: 'Sheet Set', category: 'Linen' },
+        { name: 'Soap', category: 'Bath' },
+        { name: 'Pods', category: 'Kitchen' },
+      ],
+      units: [{ name: 'B1', address: 'b' }],
+    });
+  });
+  afterAll(() => t.close());
+  beforeAll(async () => {
+    // Stock in each tenant's garage, so every tenant table has rows of both tenants.
+    for (const tenant of [tenantA, tenantB]) {
+      await withTenant(t.database.db, tenant, (tx) =>
+        tx.execute(sql`insert into garage_inventory (tenant_id, garage_id, item_id, quantity)
+          select ${tenant}, g.id, i.id, 5 from garages g cross join items i where g.tenant_id = ${tenant} and i.tenant_id = ${tenant}`),
+      );
+    }
+  });
+
+  it('lists only the caller tenant rows', async () => {
+    const a = (await api(t, cookieA, 'GET', '/api/dashboard')).json();
+    const b = (await api(t, cookieB, 'GET', '/api/dashboard')).json();
+    expect(a.stats).toMatchObject({ total_units: 2, total_items: 1 });
+    expect(b.stats).toMatchObject({ total_units: 1, total_items: 3 });
+    expect(a.unit_alerts.map((x: { location_name: string }) => x.location_name).sort()).toEqual(['A1', 'A2']);
+    expect((await api(t, cookieB, 'GET', '/api/me')).json().tenant).toEqual({ id: tenantB, name: 'B Rentals' });
+  });
+
+  it('takes the tenant from the session only: a tenant id in the query string changes nothing', async () => {
+    const res = await api(t, cookieA, 'GET', `/api/dashboard?tenant_id=${tenantB}&_tenant_id=${tenantB}`);
+    expect(res.json().stats.total_items).toBe(1);
+  });
+
+  // Every route that takes an id in its path must be listed here with a request that names
+  // another tenant's row; a new id route without an entry fails the first test below.
+  const crossTenantProbes: Record<string, (foreignUnitId: string) => { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string }> = {};
+
+  it('answers 404 on every route with an id in its path for another tenant id', async () => {
+    const idRoutes: string[] = [];
+    for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
+      const match = line.match(/(\/api\/\S*:\w+\S*)/);
+      if (match) idRoutes.push(match[1]!);
+    }
+    expect(idRoutes.filter((r) => !(r in crossTenantProbes))).toEqual([]);
+    const [foreign] = await queryRows<{ id: string }>(t.database.db, sql`select id from units where tenant_id = ${tenantB}`);
+    for (const probe of Object.values(crossTenantProbes)) {
+      const { method, url } = probe(foreign!.id);
+      expect((await api(t, cookieA, method, url, method === 'GET' || method === 'DELETE' ? undefined : {})).statusCode).toBe(404);
+    }
+  });
+
+  it('row-level security alone hides other tenants rows when the tenant filter is left out', async () => {
+    const counts = await withTenant(t.database.db, tenantA, async (tx) => {
+      const out: Record<string, number> = {};
+      for (const table of tenantTables) {
+        const key = table === 'tenants' ? sql.raw('id') : sql.raw('tenant_id');
+        const [row] = await queryRows<{ foreign: number; own: number }>(
+          tx,
+          sql`select count(*) filter (where ${key} <> ${tenantA})::int as foreign, count(*) filter (where ${key} = ${tenantA})::int as own from ${sql.raw(table)}`,
+        );
+        out[table] = row!.foreign;
+        expect(row!.own, table).toBeGreaterThan(0);
+      }
+      return out;
+    });
+    expect(Object.values(counts).every((n) => n === 0)).toBe(true);
+  });
+
+  it('row-level security refuses writes into another tenant', async () => {
+    await expect(
+      withTenant(t.database.db, tenantA, (tx) =>
+        tx.execute(sql`insert into items (tenant_id, name, category) values (${tenantB}, 'Injected', 'X')`),
+      ),
+    ).rejects.toThrow();
+    const [row] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from items where name = 'Injected'`);
+    expect(row!.n).toBe(0);
+  });
+
+  it('the application role sees nothing without a tenant set', async () => {
+    const rows = await t.database.db.transaction(async (tx) => {
+      await tx.execute(sql`set local role inventory_app`);
+      return queryRows<{ n: number }>(tx, sql`select count(*)::int as n from items`);
+    });
+    expect(rows[0]!.n).toBe(0);
+  });
+});
+
+describe('embedded data directory', () => {
+  it('is locked against a second process and released on close', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'inv-lock-'));
+    try {
+      const first = await openPglite(dir);
+      await expect(openPglite(dir)).rejects.toBeInstanceOf(DataDirLockedError);
+      await first.close();
+      const second = await openPglite(dir);
+      await second.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

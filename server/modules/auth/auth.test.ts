@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { api, APP_URL, backends, confirmEmail, createTestApp, signIn, type TestApp } from '../../test/harness';
+
+const headers = { 'content-type': 'application/json', origin: APP_URL };
+
+describe.each(backends)('accounts on %s', (backend) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(backend);
+  });
+  afterAll(() => t.close());
+
+  const signUp = (email: string, password: string) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/sign-up/email', headers, payload: { email, password, name: email } });
+
+  it('refuses a password shorter than 6 characters', async () => {
+    const res = await signUp('short@example.com', '12345');
+    expect(res.statusCode).toBe(400);
+    expect(res.json().message).toMatch(/password/i);
+  });
+
+  it('requires email confirmation before sign-in, then signs in and out', async () => {
+    const email = 'owner@example.com';
+    expect((await signUp(email, 'secret123')).statusCode).toBe(200);
+    expect(t.mail.at(-1)).toMatchObject({ to: email });
+    expect(t.mail.at(-1)!.text).toContain(`${APP_URL}/api/auth/verify-email?token=`);
+
+    const early = await t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers, payload: { email, password: 'secret123' } });
+    expect(early.statusCode).toBe(403);
+    expect(early.json().code).toBe('EMAIL_NOT_VERIFIED');
+
+    await confirmEmail(t, email);
+    const cookie = await signIn(t, email);
+    const me = await api(t, cookie, 'GET', '/api/me');
+    expect(me.statusCode).toBe(200);
+    expect(me.json()).toMatchObject({ user: { email }, tenant: null, role: null });
+
+    const out = await t.app.inject({ method: 'POST', url: '/api/auth/sign-out', headers: { ...headers, cookie }, payload: {} });
+    expect(out.statusCode).toBe(200);
+    const after = await api(t, cookie, 'GET', '/api/me');
+    expect(after.statusCode).toBe(401);
+    expect(after.json()).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'No authenticated user' } });
+  });
+
+  it('refuses a second account with the same email', async () => {
+    await signUp('twice@example.com', 'secret123');
+    const again = await signUp('twice@example.com', 'secret123');
+    expect(again.statusCode).toBe(422);
+    expect(again.json().code).toMatch(/^USER_ALREADY_EXISTS/);
+  });
+
+  it('rejects a wrong password with the server message', async () => {
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      headers,
+      payload: { email: 'owner@example.com', password: 'wrong-password' },
+    });
+    expect(res.statusCode).toBe(401);
+    expect(res.json().message).toBe('Invalid email or password');
+  });
+});
+
+describe('auth rate limit', () => {
+  it('answers 429 past the per-minute limit of auth requests', async () => {
+    const t = await createTestApp('pglite', { authRateLimitPerMinute: 3 });
+    try {
+      const codes: number[] = [];
+      for (let i = 0; i < 5; i++) {
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/sign-in/email',
+          headers,
+          payload: { email: 'nobody@example.com', password: 'whatever1' },
+        });
+        codes.push(res.statusCode);
+      }
+      expect(codes).toEqual([401, 401, 401, 429, 429]);
+    } finally {
+      await t.close();
+    }
+  });
+});
