@@ -1,0 +1,27 @@
+import { defineConfig } from '@playwright/test';
+
+/** Browser tests in Debian's Chromium (Playwright's own browser download cannot work here). */
+export default defineConfig({
+  testDir: './e2e',
+  timeout: 180_000,
+  expect: { timeout: 15_000 },
+  workers: 1,
+  reporter: [['list']],
+  use: {
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+  },
+});
