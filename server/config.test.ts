@@ -12,12 +12,12 @@ describe('configuration', () => {
   it('names every bad variable in one message', () => {
     let message = '';
     try {
-      loadConfig({ PORT: 'abc', TRIAL_DAYS: '-1', SMTP_URL: 'http://x', APP_URL: 'not a url' });
+      loadConfig({ PORT: 'abc', TRIAL_DAYS: '-1', SMTP_URL: 'http://x', APP_URL: 'not a url', DATABASE_URL: 'postgres://h/db' });
     } catch (err) {
       expect(err).toBeInstanceOf(ConfigError);
       message = (err as Error).message;
     }
-    for (const name of ['PORT', 'TRIAL_DAYS', 'SMTP_URL', 'APP_URL']) expect(message).toContain(`${name}:`);
+    for (const name of ['PORT', 'TRIAL_DAYS', 'SMTP_URL', 'APP_URL', 'APP_SECRET']) expect(message).toContain(`${name}:`);
   });
 
   it('requires APP_SECRET with DATABASE_URL', () => {

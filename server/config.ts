@@ -34,14 +34,7 @@ const schema = z
     MAIL_FROM: z.string().min(3).default('Inventory Manager <no-reply@localhost>'),
     /** Length of a new tenant's trial, in days. */
     TRIAL_DAYS: z.coerce.number().int().min(0).max(3650).default(14),
-  })
-  .superRefine((c, ctx) => {
-    if (c.DATABASE_URL && !c.APP_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required when DATABASE_URL is set' });
-    }
   });
-
-export type RawConfig = z.infer<typeof schema>;
 
 /** Validated configuration with defaults applied. `appSecret` may be absent until the data dir provides one. */
 export interface Config {
@@ -65,10 +58,10 @@ export class ConfigError extends Error {}
  */
 export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
   const parsed = schema.safeParse(env);
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((i) => `  ${String(i.path[0] ?? '?')}: ${i.message}`);
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
-  }
+  const problems = parsed.success ? [] : parsed.error.issues.map((i) => `  ${String(i.path[0] ?? '?')}: ${i.message}`);
+  // Checked on the raw values so it is reported together with every other bad variable.
+  if (env.DATABASE_URL && !env.APP_SECRET) problems.push('  APP_SECRET: is required when DATABASE_URL is set');
+  if (!parsed.success || problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   const c = parsed.data;
   return {
     port: c.PORT,
