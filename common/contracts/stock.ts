@@ -1,0 +1,149 @@
+/**
+ * Stock API contracts: items, garages (storage), units (properties) and their stock rows
+ * (SPEC.md "Units", "Add Unit", "Unit detail", "Garages", "Items", §3, §5; DESIGN.md §4).
+ * Money is dollars (numbers rounded to cents); quantities are whole numbers >= 0.
+ */
+import { z } from 'zod';
+import { moneyInput, nonNegativeInt, requiredText } from './fields';
+
+export const stockStatuses = ['sufficient', 'low', 'critical'] as const;
+export type StockStatus = (typeof stockStatuses)[number];
+
+/**
+ * Status of a unit stock row (SPEC.md §4): quantity <= 0 critical, <= the item's minimum
+ * threshold low, otherwise sufficient. Computed live in forms and at read time on the server.
+ */
+export function stockStatus(quantity: number, minimumThreshold: number): StockStatus {
+  if (quantity <= 0) return 'critical';
+  if (quantity <= minimumThreshold) return 'low';
+  return 'sufficient';
+}
+
+// ---- Items ---------------------------------------------------------------------------------
+
+export const item = z.object({
+  id: z.string(),
+  name: z.string(),
+  category: z.string(),
+  minimum_threshold: z.number().int(),
+  /** Dollars. */
+  count_cost: z.number(),
+});
+export type Item = z.infer<typeof item>;
+
+/** POST /api/items, PATCH /api/items/:id. */
+export const itemBody = z.object({
+  name: requiredText('Please fill out all fields'),
+  category: requiredText('Please fill out all fields'),
+  minimum_threshold: nonNegativeInt.default(0),
+  count_cost: moneyInput.default(0),
+});
+export type ItemBody = z.infer<typeof itemBody>;
+
+// ---- Stock rows ----------------------------------------------------------------------------
+
+/** One requested stock line: item and whole quantity >= 0. */
+export const stockLine = z.object({ item_id: z.uuid('Please select an item'), quantity: nonNegativeInt });
+export type StockLine = z.infer<typeof stockLine>;
+
+/** Stock lines naming each item at most once. */
+export const stockLines = z
+  .array(stockLine)
+  .max(1000)
+  .refine((lines) => new Set(lines.map((l) => l.item_id)).size === lines.length, 'Each item can appear only once');
+
+export const garageStockRow = z.object({
+  item_id: z.string(),
+  item_name: z.string(),
+  quantity: z.number().int(),
+});
+
+export const unitStockRow = z.object({
+  id: z.string(),
+  item_id: z.string(),
+  item_name: z.string(),
+  quantity: z.number().int(),
+  minimum_threshold: z.number().int(),
+  status: z.enum(stockStatuses),
+});
+export type UnitStockRow = z.infer<typeof unitStockRow>;
+
+// ---- Garages -------------------------------------------------------------------------------
+
+export const garage = z.object({
+  id: z.string(),
+  name: z.string(),
+  address: z.string(),
+  inventory: z.array(garageStockRow),
+});
+export type Garage = z.infer<typeof garage>;
+
+/** POST /api/garages — the garage with its initial inventory (SPEC.md "Garages"). */
+export const createGarageBody = z.object({
+  name: requiredText('Please fill out all fields'),
+  address: requiredText('Please fill out all fields'),
+  inventory: stockLines.default([]),
+});
+export type CreateGarageBody = z.infer<typeof createGarageBody>;
+
+/** PATCH /api/garages/:id — inline edit. */
+export const updateGarageBody = z.object({
+  name: requiredText('Please fill out all fields'),
+  address: requiredText('Please fill out all fields'),
+});
+export type UpdateGarageBody = z.infer<typeof updateGarageBody>;
+
+/**
+ * PUT /api/garages/:id/inventory — "Save Inventory": the garage's stock becomes exactly these
+ * lines (rows left out go to 0 and are removed), each change recorded as a `count` movement.
+ */
+export const garageInventoryBody = z.object({ inventory: stockLines });
+export type GarageInventoryBody = z.infer<typeof garageInventoryBody>;
+
+// ---- Units ---------------------------------------------------------------------------------
+
+export const unitGarage = z.object({ id: z.string(), name: z.string(), address: z.string() }).nullable();
+
+export const unit = z.object({
+  id: z.string(),
+  name: z.string(),
+  address: z.string(),
+  garage_id: z.string().nullable(),
+  garage: unitGarage,
+  external_id: z.string().nullable(),
+  inventory: z.array(unitStockRow),
+});
+export type Unit = z.infer<typeof unit>;
+
+/** POST /api/units — Add Unit with its inventory rows (SPEC.md "Add Unit", §5). */
+export const createUnitBody = z.object({
+  name: requiredText('Please provide unit name and address'),
+  address: requiredText('Please provide unit name and address'),
+  garage_id: z.uuid('Please select a garage'),
+  inventory: stockLines.default([]),
+});
+export type CreateUnitBody = z.infer<typeof createUnitBody>;
+
+/** PATCH /api/units/:id — Edit Unit / Assign Garage; `garage_id` null unassigns. */
+export const updateUnitBody = z.object({
+  name: requiredText('Please provide unit name and address'),
+  address: requiredText('Please provide unit name and address'),
+  garage_id: z.uuid().nullable(),
+});
+export type UpdateUnitBody = z.infer<typeof updateUnitBody>;
+
+/** POST /api/units/:id/inventory — "Add Manually": adds `quantity` (>= 1) of an item to the unit. */
+export const addUnitStockBody = z.object({
+  item_id: z.uuid('Please fill in all fields'),
+  quantity: z.number().int('Quantity must be a whole number').min(1, 'Quantity must be at least 1').max(1_000_000),
+});
+export type AddUnitStockBody = z.infer<typeof addUnitStockBody>;
+
+/** Answer of the plus and minus buttons: the new quantities. */
+export const stockChangeResult = z.object({
+  unit_quantity: z.number().int(),
+  /** The unit's garage stock of the item after a restock transfer; null for other changes. */
+  garage_quantity: z.number().int().nullable(),
+  status: z.enum(stockStatuses),
+});
+export type StockChangeResult = z.infer<typeof stockChangeResult>;
