@@ -22,8 +22,11 @@ import { authRoutes } from './modules/auth/routes';
 import { requireIdentity, requireTenant } from './modules/auth/session';
 import { billingRoutes } from './modules/billing/routes';
 import { dashboardRoutes } from './modules/dashboard/routes';
+import { garageRoutes } from './modules/garages/routes';
+import { itemRoutes } from './modules/items/routes';
 import { onboardingRoutes } from './modules/onboarding/routes';
 import { sessionRoutes } from './modules/session/routes';
+import { unitRoutes } from './modules/units/routes';
 
 export interface BuildAppOptions {
   /** Configuration; `appSecret` must be resolved (main.ts generates one for the embedded database). */
@@ -80,6 +83,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(onboardingRoutes, ctx);
   await app.register(billingRoutes, ctx);
   await app.register(dashboardRoutes, ctx);
+  await app.register(itemRoutes, ctx);
+  await app.register(garageRoutes, ctx);
+  await app.register(unitRoutes, ctx);
 
   const webRoot = opts.webRoot && existsSync(join(opts.webRoot, 'index.html')) ? opts.webRoot : undefined;
   if (webRoot) await app.register(fastifyStatic, { root: webRoot, wildcard: false });

@@ -17,5 +17,5 @@ export const moneyInput = z
   .max(9_999_999_999.99)
   .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'At most 2 decimals');
 
-/** A uuid path parameter; anything else is answered like an unknown id. */
+/** A uuid path parameter; anything else is answered 404 like an unknown id (server error handler). */
 export const idParam = z.object({ id: z.uuid() });

@@ -17,6 +17,10 @@ export function installErrorHandler(app: FastifyInstance): void {
     if (err instanceof AppError) {
       return reply.status(err.status).send(body(err.code, err.message, err.issues));
     }
+    if (hasZodFastifySchemaValidationErrors(err) && err.validationContext === 'params') {
+      // A malformed id is answered exactly like an unknown one.
+      return reply.status(404).send(body('NOT_FOUND', 'Not found'));
+    }
     if (hasZodFastifySchemaValidationErrors(err)) {
       const issues = err.validation.map((v) => ({
         path: v.instancePath.split('/').filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p)),

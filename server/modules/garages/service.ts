@@ -1,0 +1,137 @@
+/**
+ * Garages — storage locations (SPEC.md "Garages", §4 "Garage creation"; DESIGN.md §4).
+ * Creating a garage with stock writes `initial` movements; "Save Inventory" is a stocktake whose
+ * changes are `count` movements; deleting a garage first counts its stock down to 0 and
+ * unassigns its units, all in one transaction.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type {
+  CreateGarageBody,
+  Garage,
+  GarageInventoryBody,
+  UpdateGarageBody,
+} from '../../../common/contracts/stock';
+import { queryRows, type Db, type Tx } from '../../db/client';
+import { garages, units } from '../../db/schema/stock';
+import { withTenant } from '../../db/tenant-tx';
+import { notFound } from '../../lib/errors';
+import { requireRole } from '../../lib/roles';
+import type { TenantIdentity } from '../auth/session';
+import { assertItemsExist } from '../items/service';
+import { assertNotLastRecord } from '../stock/last-record';
+import { removeStockRow, setStock, zeroLocation } from '../stock/ledger';
+
+type Row = { id: string; name: string; address: string; inventory: Garage['inventory'] | null };
+
+/** Reads garages of the tenant (all, or the one of `id`) with their stock, ordered by name. */
+async function readGarages(tx: Tx, tenantId: string, id?: string): Promise<Garage[]> {
+  const rows = await queryRows<Row>(
+    tx,
+    sql`
+    select g.id, g.name, g.address,
+      (select json_agg(json_build_object('item_id', s.item_id, 'item_name', i.name, 'quantity', s.quantity) order by i.name)
+       from garage_inventory s join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
+       where s.tenant_id = g.tenant_id and s.garage_id = g.id) as inventory
+    from garages g
+    where g.tenant_id = ${tenantId} ${id ? sql`and g.id = ${id}` : sql``}
+    order by g.name, g.id`,
+  );
+  return rows.map((r) => ({ id: r.id, name: r.name, address: r.address, inventory: r.inventory ?? [] }));
+}
+
+async function lockGarage(tx: Tx, tenantId: string, id: string): Promise<void> {
+  const [found] = await tx
+    .select({ id: garages.id })
+    .from(garages)
+    .where(and(eq(garages.tenantId, tenantId), eq(garages.id, id)))
+    .for('update');
+  if (!found) throw notFound('Garage');
+}
+
+/** The tenant's garages with their stock. */
+export async function listGarages(db: Db, who: TenantIdentity): Promise<Garage[]> {
+  return withTenant(db, who.tenantId, (tx) => readGarages(tx, who.tenantId));
+}
+
+/** Creates a garage with its initial inventory (admins); lines of quantity 0 are skipped. @throws 404 for an unknown item */
+export async function createGarage(db: Db, who: TenantIdentity, body: CreateGarageBody): Promise<Garage> {
+  requireRole(who, 'admin');
+  return withTenant(db, who.tenantId, async (tx) => {
+    const lines = body.inventory.filter((l) => l.quantity > 0);
+    await assertItemsExist(tx, who.tenantId, lines.map((l) => l.item_id));
+    const [row] = await tx
+      .insert(garages)
+      .values({ tenantId: who.tenantId, name: body.name, address: body.address })
+      .returning({ id: garages.id });
+    const location = { kind: 'garage', id: row!.id } as const;
+    for (const line of lines) {
+      await setStock(tx, location, line.item_id, line.quantity, { tenantId: who.tenantId, userId: who.userId }, 'initial');
+    }
+    return (await readGarages(tx, who.tenantId, row!.id))[0]!;
+  });
+}
+
+/** Renames / re-addresses a garage (admins). @throws 404 */
+export async function updateGarage(db: Db, who: TenantIdentity, id: string, body: UpdateGarageBody): Promise<Garage> {
+  requireRole(who, 'admin');
+  return withTenant(db, who.tenantId, async (tx) => {
+    const updated = await tx
+      .update(garages)
+      .set({ name: body.name, address: body.address })
+      .where(and(eq(garages.tenantId, who.tenantId), eq(garages.id, id)))
+      .returning({ id: garages.id });
+    if (updated.length === 0) throw notFound('Garage');
+    return (await readGarages(tx, who.tenantId, id))[0]!;
+  });
+}
+
+/**
+ * "Save Inventory": the garage's stock becomes exactly `body.inventory` (members may count
+ * stock). Changed rows are `count` movements; rows left out (or at 0) are counted to 0 and removed.
+ * @throws 404 for an unknown garage or item
+ */
+export async function replaceGarageInventory(
+  db: Db,
+  who: TenantIdentity,
+  id: string,
+  body: GarageInventoryBody,
+): Promise<Garage> {
+  return withTenant(db, who.tenantId, async (tx) => {
+    await lockGarage(tx, who.tenantId, id);
+    await assertItemsExist(tx, who.tenantId, body.inventory.map((l) => l.item_id));
+    const location = { kind: 'garage', id } as const;
+    const meta = { tenantId: who.tenantId, userId: who.userId, note: 'Inventory count' };
+    const keep = new Map(body.inventory.filter((l) => l.quantity > 0).map((l) => [l.item_id, l.quantity]));
+    const current = await queryRows<{ item_id: string }>(
+      tx,
+      sql`select item_id from garage_inventory where tenant_id = ${who.tenantId} and garage_id = ${id} order by item_id`,
+    );
+    for (const { item_id } of current) {
+      if (!keep.has(item_id)) await removeStockRow(tx, location, item_id, meta);
+    }
+    for (const [itemId, quantity] of [...keep].sort(([a], [b]) => a.localeCompare(b))) {
+      await setStock(tx, location, itemId, quantity, meta);
+    }
+    return (await readGarages(tx, who.tenantId, id))[0]!;
+  });
+}
+
+/**
+ * Deletes a garage (admins): its stock is counted down to 0 in the ledger, its units are left
+ * without a garage, then the garage and its stock rows go.
+ * @throws 404; LAST_RECORD for the tenant's last garage.
+ */
+export async function deleteGarage(db: Db, who: TenantIdentity, id: string): Promise<void> {
+  requireRole(who, 'admin');
+  await withTenant(db, who.tenantId, async (tx) => {
+    await lockGarage(tx, who.tenantId, id);
+    await assertNotLastRecord(tx, who.tenantId, 'garages');
+    await zeroLocation(tx, { kind: 'garage', id }, { tenantId: who.tenantId, userId: who.userId, note: 'Garage deleted' });
+    await tx
+      .update(units)
+      .set({ garageId: null })
+      .where(and(eq(units.tenantId, who.tenantId), eq(units.garageId, id)));
+    await tx.delete(garages).where(and(eq(garages.tenantId, who.tenantId), eq(garages.id, id)));
+  });
+}
+

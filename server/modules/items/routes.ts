@@ -1,0 +1,27 @@
+/** HTTP routes of items (SPEC.md "Items"). */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { idParam } from '../../../common/contracts/fields';
+import { item, itemBody } from '../../../common/contracts/stock';
+import type { AppContext } from '../../context';
+import { createItem, deleteItem, listItems, updateItem } from './service';
+
+export async function itemRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['items'];
+
+  app.get('/api/items', { schema: { tags, response: { 200: z.array(item) } } }, async (request) =>
+    listItems(ctx.db, await ctx.tenant(request)),
+  );
+  app.post('/api/items', { schema: { tags, body: itemBody, response: { 201: item } } }, async (request, reply) =>
+    reply.status(201).send(await createItem(ctx.db, await ctx.tenant(request), request.body)),
+  );
+  app.patch('/api/items/:id', { schema: { tags, params: idParam, body: itemBody, response: { 200: item } } }, async (request) =>
+    updateItem(ctx.db, await ctx.tenant(request), request.params.id, request.body),
+  );
+  app.delete('/api/items/:id', { schema: { tags, params: idParam } }, async (request, reply) => {
+    await deleteItem(ctx.db, await ctx.tenant(request), request.params.id);
+    return reply.status(204).send();
+  });
+}

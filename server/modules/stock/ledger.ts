@@ -1,0 +1,161 @@
+/**
+ * The ledger primitives (DESIGN.md §4): the only code that changes a stock quantity. Each runs
+ * inside the caller's tenant transaction and writes the stock row and its `inventory_logs` row
+ * in one SQL statement; quantities move by atomic SQL (`quantity = quantity + n` guarded by
+ * `quantity + n >= 0`), so concurrent requests never lose an update or go below zero. Each
+ * ledger row records the item's count_cost at that moment, the user and an optional note.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Tx } from '../../db/client';
+import type { MovementType } from '../../db/schema/stock';
+import { AppError } from '../../lib/errors';
+
+/** A stock location: a unit (property) or a garage (storage). */
+export type Location = { kind: 'unit'; id: string } | { kind: 'garage'; id: string };
+
+export interface MovementMeta {
+  tenantId: string;
+  userId: string | null;
+  note?: string | null;
+  transferId?: string | null;
+}
+
+function tableOf(location: Location) {
+  return location.kind === 'unit'
+    ? { table: sql.raw('unit_inventory'), column: sql.raw('unit_id') }
+    : { table: sql.raw('garage_inventory'), column: sql.raw('garage_id') };
+}
+
+/** Creates the stock row of `itemId` at `location` with quantity 0 if it does not exist yet. */
+export async function ensureStockRow(tx: Tx, tenantId: string, location: Location, itemId: string): Promise<void> {
+  const { table, column } = tableOf(location);
+  await tx.execute(sql`
+    insert into ${table} (tenant_id, ${column}, item_id, quantity) values (${tenantId}, ${location.id}, ${itemId}, 0)
+    on conflict (tenant_id, ${column}, item_id) do nothing`);
+}
+
+/**
+ * Adds `delta` (may be negative) to the stock of `itemId` at `location` and records it.
+ * @returns the new quantity, or null when there is no such stock row or it would go below 0
+ *   (nothing is written then).
+ */
+export async function changeStock(
+  tx: Tx,
+  location: Location,
+  itemId: string,
+  delta: number,
+  type: MovementType,
+  meta: MovementMeta,
+): Promise<number | null> {
+  const { table, column } = tableOf(location);
+  const [row] = await queryRows<{ quantity: number }>(
+    tx,
+    sql`
+    with upd as (
+      update ${table} set quantity = quantity + ${delta}::int, updated_at = now()
+      where tenant_id = ${meta.tenantId} and ${column} = ${location.id} and item_id = ${itemId} and quantity + ${delta}::int >= 0
+      returning tenant_id, item_id, quantity
+    ), logged as (
+      insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, ${column}, type, transfer_id, unit_cost, user_id, note)
+      select upd.tenant_id, upd.item_id, ${delta}::int, ${location.kind}::text, ${location.id}::uuid, ${type}::text,
+             ${meta.transferId ?? null}::uuid, i.count_cost, ${meta.userId}::uuid, ${meta.note ?? null}::text
+      from upd join items i on i.tenant_id = upd.tenant_id and i.id = upd.item_id
+      where ${delta}::int <> 0
+    )
+    select quantity from upd`,
+  );
+  return row ? Number(row.quantity) : null;
+}
+
+/**
+ * A stocktake: sets the stock of `itemId` at `location` to `quantity`, creating the row if
+ * needed, and records the difference (computed in SQL under a row lock) as a `count` movement,
+ * or as `type` when given (e.g. `initial` for a new row).
+ * @returns the previous and the new quantity.
+ */
+export async function setStock(
+  tx: Tx,
+  location: Location,
+  itemId: string,
+  quantity: number,
+  meta: MovementMeta,
+  type: MovementType = 'count',
+): Promise<{ previous: number; quantity: number }> {
+  await ensureStockRow(tx, meta.tenantId, location, itemId);
+  const { table, column } = tableOf(location);
+  const [row] = await queryRows<{ previous: number; quantity: number }>(
+    tx,
+    sql`
+    with cur as (
+      select id, quantity from ${table}
+      where tenant_id = ${meta.tenantId} and ${column} = ${location.id} and item_id = ${itemId}
+      for update
+    ), upd as (
+      update ${table} s set quantity = ${quantity}::int, updated_at = now()
+      from cur where s.tenant_id = ${meta.tenantId} and s.id = cur.id
+      returning s.tenant_id, s.item_id, cur.quantity as previous, s.quantity
+    ), logged as (
+      insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, ${column}, type, unit_cost, user_id, note)
+      select upd.tenant_id, upd.item_id, upd.quantity - upd.previous, ${location.kind}::text, ${location.id}::uuid, ${type}::text,
+             i.count_cost, ${meta.userId}::uuid, ${meta.note ?? null}::text
+      from upd join items i on i.tenant_id = upd.tenant_id and i.id = upd.item_id
+      where upd.quantity <> upd.previous
+    )
+    select previous, quantity from upd`,
+  );
+  return { previous: Number(row!.previous), quantity: Number(row!.quantity) };
+}
+
+/** Sets the stock row to 0 through the ledger (`count`), then deletes the row. */
+export async function removeStockRow(tx: Tx, location: Location, itemId: string, meta: MovementMeta): Promise<void> {
+  await setStock(tx, location, itemId, 0, meta);
+  const { table, column } = tableOf(location);
+  await tx.execute(
+    sql`delete from ${table} where tenant_id = ${meta.tenantId} and ${column} = ${location.id} and item_id = ${itemId}`,
+  );
+}
+
+/** Zeroes every stock row of `location` through the ledger (before the location is deleted). */
+export async function zeroLocation(tx: Tx, location: Location, meta: MovementMeta): Promise<void> {
+  const { table, column } = tableOf(location);
+  await tx.execute(sql`
+    with cur as (
+      select id, item_id, quantity from ${table}
+      where tenant_id = ${meta.tenantId} and ${column} = ${location.id} and quantity <> 0
+      for update
+    ), upd as (
+      update ${table} s set quantity = 0, updated_at = now()
+      from cur where s.tenant_id = ${meta.tenantId} and s.id = cur.id
+      returning s.item_id, cur.quantity as previous
+    )
+    insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, ${column}, type, unit_cost, user_id, note)
+    select ${meta.tenantId}::uuid, upd.item_id, -upd.previous, ${location.kind}::text, ${location.id}::uuid, 'count', i.count_cost,
+           ${meta.userId}::uuid, ${meta.note ?? null}::text
+    from upd join items i on i.tenant_id = ${meta.tenantId} and i.id = upd.item_id`);
+}
+
+/**
+ * A transfer from a garage to a unit (DESIGN.md §4 `restock`, also `scan`): two ledger rows
+ * sharing a transfer id, -n at the garage and +n at the unit. The garage is decremented first,
+ * guarded against going below zero.
+ * @throws AppError CONFLICT 'Not enough stock available in garage'.
+ */
+export async function transferToUnit(
+  tx: Tx,
+  args: { garageId: string; unitId: string; itemId: string; quantity: number; type: 'restock' | 'scan' },
+  meta: MovementMeta,
+): Promise<{ garageQuantity: number; unitQuantity: number }> {
+  const transferId = randomUUID();
+  const garageQuantity = await changeStock(tx, { kind: 'garage', id: args.garageId }, args.itemId, -args.quantity, args.type, {
+    ...meta,
+    transferId,
+  });
+  if (garageQuantity === null) throw new AppError('CONFLICT', 'Not enough stock available in garage');
+  await ensureStockRow(tx, meta.tenantId, { kind: 'unit', id: args.unitId }, args.itemId);
+  const unitQuantity = await changeStock(tx, { kind: 'unit', id: args.unitId }, args.itemId, args.quantity, args.type, {
+    ...meta,
+    transferId,
+  });
+  return { garageQuantity, unitQuantity: unitQuantity! };
+}

@@ -1,0 +1,203 @@
+/**
+ * Units — properties (SPEC.md "Units", "Add Unit", "Unit detail", §4; DESIGN.md §4).
+ * The minus button is a `consumption` of 1 floored at 0; the plus button is a real `restock`
+ * transfer of 1 from the unit's garage (the garage loses what the unit gains).
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import type {
+  AddUnitStockBody,
+  CreateUnitBody,
+  StockChangeResult,
+  Unit,
+  UpdateUnitBody,
+} from '../../../common/contracts/stock';
+import { stockStatus } from '../../../common/contracts/stock';
+import { queryRows, type Db, type Tx } from '../../db/client';
+import { garages, units } from '../../db/schema/stock';
+import { withTenant } from '../../db/tenant-tx';
+import { AppError, notFound } from '../../lib/errors';
+import { requireRole } from '../../lib/roles';
+import type { TenantIdentity } from '../auth/session';
+import { assertItemsExist } from '../items/service';
+import { assertNotLastRecord } from '../stock/last-record';
+import { changeStock, ensureStockRow, removeStockRow, setStock, transferToUnit, zeroLocation } from '../stock/ledger';
+
+type Row = Omit<Unit, 'inventory'> & { inventory: Unit['inventory'] | null };
+
+/** Reads units of the tenant (all, or the one of `id`) with garage and stock, ordered by name. */
+async function readUnits(tx: Tx, tenantId: string, id?: string): Promise<Unit[]> {
+  const rows = await queryRows<Row>(
+    tx,
+    sql`
+    select u.id, u.name, u.address, u.garage_id, u.external_id,
+      case when g.id is null then null else json_build_object('id', g.id, 'name', g.name, 'address', g.address) end as garage,
+      (select json_agg(json_build_object(
+                'id', s.id, 'item_id', s.item_id, 'item_name', i.name, 'quantity', s.quantity,
+                'minimum_threshold', i.minimum_threshold,
+                'status', case when s.quantity <= 0 then 'critical' when s.quantity <= i.minimum_threshold then 'low' else 'sufficient' end)
+              order by i.name, s.item_id)
+       from unit_inventory s join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
+       where s.tenant_id = u.tenant_id and s.unit_id = u.id) as inventory
+    from units u
+    left join garages g on g.tenant_id = u.tenant_id and g.id = u.garage_id
+    where u.tenant_id = ${tenantId} ${id ? sql`and u.id = ${id}` : sql``}
+    order by u.name, u.id`,
+  );
+  return rows.map((r) => ({ ...r, inventory: r.inventory ?? [] }));
+}
+
+async function assertGarageExists(tx: Tx, tenantId: string, garageId: string): Promise<void> {
+  const [found] = await tx
+    .select({ id: garages.id })
+    .from(garages)
+    .where(and(eq(garages.tenantId, tenantId), eq(garages.id, garageId)));
+  if (!found) throw notFound('Garage');
+}
+
+/** Locks the unit and returns its garage id. @throws 404 */
+async function lockUnit(tx: Tx, tenantId: string, id: string): Promise<{ garageId: string | null }> {
+  const [found] = await tx
+    .select({ garageId: units.garageId })
+    .from(units)
+    .where(and(eq(units.tenantId, tenantId), eq(units.id, id)))
+    .for('update');
+  if (!found) throw notFound('Unit');
+  return found;
+}
+
+/** The tenant's units with garage and stock rows (status derived from each item's threshold). */
+export async function listUnits(db: Db, who: TenantIdentity): Promise<Unit[]> {
+  return withTenant(db, who.tenantId, (tx) => readUnits(tx, who.tenantId));
+}
+
+/** One unit. @throws 404 */
+export async function getUnit(db: Db, who: TenantIdentity, id: string): Promise<Unit> {
+  const [found] = await withTenant(db, who.tenantId, (tx) => readUnits(tx, who.tenantId, id));
+  if (!found) throw notFound('Unit');
+  return found;
+}
+
+/** Add Unit (admins): the unit and its stock rows, quantities as `initial` movements; lines at 0 skipped. @throws 404 */
+export async function createUnit(db: Db, who: TenantIdentity, body: CreateUnitBody): Promise<Unit> {
+  requireRole(who, 'admin');
+  return withTenant(db, who.tenantId, async (tx) => {
+    await assertGarageExists(tx, who.tenantId, body.garage_id);
+    const lines = body.inventory.filter((l) => l.quantity > 0);
+    await assertItemsExist(tx, who.tenantId, lines.map((l) => l.item_id));
+    const [row] = await tx
+      .insert(units)
+      .values({ tenantId: who.tenantId, name: body.name, address: body.address, garageId: body.garage_id })
+      .returning({ id: units.id });
+    const location = { kind: 'unit', id: row!.id } as const;
+    for (const line of lines) {
+      await setStock(tx, location, line.item_id, line.quantity, { tenantId: who.tenantId, userId: who.userId }, 'initial');
+    }
+    return (await readUnits(tx, who.tenantId, row!.id))[0]!;
+  });
+}
+
+/** Edit Unit / Assign Garage (admins). @throws 404 for an unknown unit or garage */
+export async function updateUnit(db: Db, who: TenantIdentity, id: string, body: UpdateUnitBody): Promise<Unit> {
+  requireRole(who, 'admin');
+  return withTenant(db, who.tenantId, async (tx) => {
+    await lockUnit(tx, who.tenantId, id);
+    if (body.garage_id) await assertGarageExists(tx, who.tenantId, body.garage_id);
+    await tx
+      .update(units)
+      .set({ name: body.name, address: body.address, garageId: body.garage_id })
+      .where(and(eq(units.tenantId, who.tenantId), eq(units.id, id)));
+    return (await readUnits(tx, who.tenantId, id))[0]!;
+  });
+}
+
+/** Deletes a unit (admins), counting its stock down to 0 in the ledger first. @throws 404; LAST_RECORD */
+export async function deleteUnit(db: Db, who: TenantIdentity, id: string): Promise<void> {
+  requireRole(who, 'admin');
+  await withTenant(db, who.tenantId, async (tx) => {
+    await lockUnit(tx, who.tenantId, id);
+    await assertNotLastRecord(tx, who.tenantId, 'units');
+    await zeroLocation(tx, { kind: 'unit', id }, { tenantId: who.tenantId, userId: who.userId, note: 'Unit deleted' });
+    await tx.delete(units).where(and(eq(units.tenantId, who.tenantId), eq(units.id, id)));
+  });
+}
+
+async function thresholdOf(tx: Tx, tenantId: string, itemId: string): Promise<number> {
+  const [row] = await queryRows<{ t: number }>(
+    tx,
+    sql`select minimum_threshold as t from items where tenant_id = ${tenantId} and id = ${itemId}`,
+  );
+  if (!row) throw notFound('Item');
+  return Number(row.t);
+}
+
+/**
+ * "Add Manually": adds `quantity` of an item to the unit — `initial` for a new stock row,
+ * `external_addition` for an existing one. @throws 404
+ */
+export async function addUnitStock(db: Db, who: TenantIdentity, unitId: string, body: AddUnitStockBody): Promise<StockChangeResult> {
+  return withTenant(db, who.tenantId, async (tx) => {
+    await lockUnit(tx, who.tenantId, unitId);
+    const threshold = await thresholdOf(tx, who.tenantId, body.item_id);
+    const location = { kind: 'unit', id: unitId } as const;
+    const meta = { tenantId: who.tenantId, userId: who.userId };
+    const [existing] = await queryRows<{ id: string }>(
+      tx,
+      sql`select id from unit_inventory where tenant_id = ${who.tenantId} and unit_id = ${unitId} and item_id = ${body.item_id}`,
+    );
+    await ensureStockRow(tx, who.tenantId, location, body.item_id);
+    const quantity = (await changeStock(tx, location, body.item_id, body.quantity, existing ? 'external_addition' : 'initial', meta))!;
+    return { unit_quantity: quantity, garage_quantity: null, status: stockStatus(quantity, threshold) };
+  });
+}
+
+/** Reads the unit's stock row of an item. @throws 404 when the unit has no such row */
+async function unitRow(tx: Tx, tenantId: string, unitId: string, itemId: string) {
+  const [row] = await queryRows<{ quantity: number; threshold: number; garage_id: string | null }>(
+    tx,
+    sql`select s.quantity, i.minimum_threshold as threshold, u.garage_id
+        from unit_inventory s
+        join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
+        join units u on u.tenant_id = s.tenant_id and u.id = s.unit_id
+        where s.tenant_id = ${tenantId} and s.unit_id = ${unitId} and s.item_id = ${itemId}`,
+  );
+  if (!row) throw notFound('Stock row');
+  return { quantity: Number(row.quantity), threshold: Number(row.threshold), garageId: row.garage_id };
+}
+
+/** The minus button: consumes 1 at the unit; at 0 nothing changes (SPEC.md §4). @throws 404 */
+export async function consumeUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string): Promise<StockChangeResult> {
+  return withTenant(db, who.tenantId, async (tx) => {
+    const row = await unitRow(tx, who.tenantId, unitId, itemId);
+    const after = await changeStock(tx, { kind: 'unit', id: unitId }, itemId, -1, 'consumption', {
+      tenantId: who.tenantId,
+      userId: who.userId,
+    });
+    const quantity = after ?? 0; // null: already at 0, floored
+    return { unit_quantity: quantity, garage_quantity: null, status: stockStatus(quantity, row.threshold) };
+  });
+}
+
+/**
+ * The plus button: a `restock` transfer of 1 from the unit's garage.
+ * @throws 404; CONFLICT 'No garage assigned to this unit' | 'Not enough stock available in garage'
+ */
+export async function restockUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string): Promise<StockChangeResult> {
+  return withTenant(db, who.tenantId, async (tx) => {
+    const row = await unitRow(tx, who.tenantId, unitId, itemId);
+    if (!row.garageId) throw new AppError('CONFLICT', 'No garage assigned to this unit');
+    const moved = await transferToUnit(
+      tx,
+      { garageId: row.garageId, unitId, itemId, quantity: 1, type: 'restock' },
+      { tenantId: who.tenantId, userId: who.userId },
+    );
+    return { unit_quantity: moved.unitQuantity, garage_quantity: moved.garageQuantity, status: stockStatus(moved.unitQuantity, row.threshold) };
+  });
+}
+
+/** Removes an item's stock row from the unit, counting it down to 0 in the ledger first. @throws 404 */
+export async function removeUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string): Promise<void> {
+  await withTenant(db, who.tenantId, async (tx) => {
+    await unitRow(tx, who.tenantId, unitId, itemId);
+    await removeStockRow(tx, { kind: 'unit', id: unitId }, itemId, { tenantId: who.tenantId, userId: who.userId, note: 'Removed from unit' });
+  });
+}
