@@ -1,0 +1,56 @@
+/**
+ * The app's TanStack Query client. Failed queries retry only when the network failed (up to 3
+ * times, 1 s apart — SPEC.md §9); a query names its toast text in `meta.errorMessage`.
+ */
+import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import toast from 'react-hot-toast';
+import { hasErrorCode, isNetworkError } from '../lib/api-error';
+import { recheckSession } from '../lib/auth-client';
+
+declare module '@tanstack/react-query' {
+  interface Register {
+    queryMeta: {
+      /** Toast shown when the query fails (SPEC.md §8); none when absent. */
+      errorMessage?: string;
+    };
+  }
+}
+
+const MAX_RETRIES = 3;
+const RETRY_DELAY_MS = 1000;
+
+/** 401 means the session ended: the guards take the user to /login, no toast needed. */
+function handleUnauthenticated(error: unknown): boolean {
+  if (!hasErrorCode(error, 'UNAUTHENTICATED')) return false;
+  recheckSession();
+  return true;
+}
+
+/** Creates the query client used by the whole app. */
+export function createQueryClient(): QueryClient {
+  return new QueryClient({
+    queryCache: new QueryCache({
+      onError(error, query) {
+        console.error(error);
+        if (handleUnauthenticated(error)) return;
+        // Without a company there is nothing to load yet; the screens send the user to onboarding.
+        if (hasErrorCode(error, 'NO_TENANT')) return;
+        const message = query.meta?.errorMessage;
+        // The id keeps one toast per message when several queries or refetches fail together.
+        if (message) toast.error(message, { id: message });
+      },
+    }),
+    mutationCache: new MutationCache({
+      onError(error) {
+        console.error(error);
+        handleUnauthenticated(error);
+      },
+    }),
+    defaultOptions: {
+      queries: {
+        retry: (failureCount, error) => failureCount < MAX_RETRIES && isNetworkError(error),
+        retryDelay: RETRY_DELAY_MS,
+      },
+    },
+  });
+}

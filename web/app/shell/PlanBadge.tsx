@@ -1,0 +1,63 @@
+/** The plan badge in the sidebar: active tier, trial days left, or no plan (SPEC.md §2). */
+import { BadgeCheck, Clock, TriangleAlert } from 'lucide-react';
+import type { ReactNode } from 'react';
+import { hasErrorCode } from '../../lib/api-error';
+import { isInActiveTrial } from '../../features/subscription/access';
+import { useSubscriptionStatus } from '../../features/subscription/api/get-subscription-status';
+
+interface BadgeProps {
+  icon: ReactNode;
+  title: string;
+  detail: string;
+  tone: string;
+}
+
+function Badge({ icon, title, detail, tone }: BadgeProps) {
+  return (
+    <div className={`flex items-start gap-3 rounded-lg px-3 py-3 ${tone}`} data-testid="plan-badge">
+      {icon}
+      <div className="min-w-0">
+        <p className="truncate font-semibold">{title}</p>
+        <p className="text-sm opacity-90">{detail}</p>
+      </div>
+    </div>
+  );
+}
+
+const noPlan = (
+  <Badge
+    icon={<TriangleAlert className="mt-0.5 size-5 shrink-0" aria-hidden="true" />}
+    title="No Active Plan"
+    detail="Subscribe to continue"
+    tone="bg-red-500/15 text-red-100"
+  />
+);
+
+/** Renders the badge for the tenant's current subscription status. */
+export function PlanBadge() {
+  const { data: status, error, isPending } = useSubscriptionStatus();
+  if (isPending) return <div className="h-16 animate-pulse rounded-lg bg-white/10" aria-hidden="true" />;
+  // Before the company exists there is no plan; any other failure stays quiet (SPEC.md §8).
+  if (error) return hasErrorCode(error, 'NO_TENANT') ? noPlan : null;
+  if (status.subscription_status === 'active') {
+    return (
+      <Badge
+        icon={<BadgeCheck className="mt-0.5 size-5 shrink-0" aria-hidden="true" />}
+        title={status.tier_name ?? 'Current plan'}
+        detail="Active Subscription"
+        tone="bg-green-500/15 text-green-100"
+      />
+    );
+  }
+  if (isInActiveTrial(status)) {
+    return (
+      <Badge
+        icon={<Clock className="mt-0.5 size-5 shrink-0" aria-hidden="true" />}
+        title="Trial Period"
+        detail={`${status.days_remaining} days remaining`}
+        tone="bg-amber-400/15 text-amber-100"
+      />
+    );
+  }
+  return noPlan;
+}

@@ -1,0 +1,18 @@
+/** The sidebar's destinations, in the order SPEC.md §2 lists them (Users last). */
+import { BarChart3, CreditCard, House, LayoutDashboard, Package, Users, Warehouse, type LucideIcon } from 'lucide-react';
+
+export interface NavItem {
+  to: string;
+  label: string;
+  icon: LucideIcon;
+}
+
+export const navItems: readonly NavItem[] = [
+  { to: '/', label: 'Dashboard', icon: LayoutDashboard },
+  { to: '/units', label: 'Units', icon: House },
+  { to: '/garages', label: 'Garages', icon: Warehouse },
+  { to: '/items', label: 'Items', icon: Package },
+  { to: '/reports', label: 'Reports', icon: BarChart3 },
+  { to: '/subscription', label: 'Subscription', icon: CreditCard },
+  { to: '/users', label: 'Users', icon: Users },
+];

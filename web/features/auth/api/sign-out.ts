@@ -1,0 +1,28 @@
+/** Sign-out (better-auth POST /api/auth/sign-out). */
+import { useCallback } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { authClient } from '../../../lib/auth-client';
+import { runAuthCall } from './auth-request-error';
+
+/** Ends the session on the server; the server clears the cookie. */
+export function signOut(): Promise<void> {
+  return runAuthCall(() => authClient.signOut());
+}
+
+/**
+ * Returns a function that signs out, forgets all cached data and re-reads the session. A failed
+ * sign-out call is only logged (SPEC.md §8: the local state is cleared regardless).
+ */
+export function useSignOut(): () => Promise<void> {
+  const queryClient = useQueryClient();
+  const { refetch } = authClient.useSession();
+  return useCallback(async () => {
+    try {
+      await signOut();
+    } catch (error) {
+      console.error(error);
+    }
+    queryClient.clear();
+    await refetch();
+  }, [queryClient, refetch]);
+}

@@ -1,0 +1,92 @@
+/**
+ * / : the dashboard (SPEC.md "Dashboard"). It first checks onboarding and sends a tenant that is
+ * not set up to /onboarding; otherwise it shows the stats, alerts and recent activity.
+ */
+import { Boxes, CircleAlert, House, TriangleAlert } from 'lucide-react';
+import { Navigate } from 'react-router';
+import type { DashboardResponse } from '../../../common/contracts/dashboard';
+import { LoadError } from '../../components/ui/LoadError';
+import { PageHeader } from '../../components/ui/PageHeader';
+import { PageSpinner } from '../../components/ui/PageSpinner';
+import { hasErrorCode } from '../../lib/api-error';
+import { useOnboardingStatus } from '../onboarding/api/get-onboarding-status';
+import { useDashboard } from './api/get-dashboard';
+import { ActivityEntry } from './components/ActivityEntry';
+import { AlertEntry } from './components/AlertEntry';
+import { PagedCard } from './components/PagedCard';
+import { StatCard } from './components/StatCard';
+
+function DashboardContent({ data }: { data: DashboardResponse }) {
+  const { stats } = data;
+  return (
+    <>
+      <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
+        <StatCard label="Total Units" value={stats.total_units} testId="stat-total-units" icon={House} tone="bg-blue-100 text-blue-700" />
+        <StatCard label="Total Items" value={stats.total_items} testId="stat-total-items" icon={Boxes} tone="bg-indigo-100 text-indigo-700" />
+        <StatCard
+          label="Low Stock Items"
+          value={stats.low_stock_items}
+          testId="stat-low-stock-items"
+          icon={TriangleAlert}
+          tone="bg-yellow-100 text-yellow-700"
+        />
+        <StatCard
+          label="Critical Items"
+          value={stats.critical_items}
+          testId="stat-critical-items"
+          icon={CircleAlert}
+          tone="bg-red-100 text-red-700"
+        />
+      </div>
+      <div className="mt-6 grid gap-4 xl:grid-cols-3">
+        <PagedCard
+          title="Unit Alerts"
+          testId="unit-alerts"
+          items={data.unit_alerts}
+          emptyText="No unit alerts at the moment"
+          getKey={(alert) => alert.id}
+          renderItem={(alert) => <AlertEntry alert={alert} />}
+        />
+        <PagedCard
+          title="Garage Alerts"
+          testId="garage-alerts"
+          items={data.garage_alerts}
+          emptyText="No garage alerts at the moment"
+          getKey={(alert) => alert.id}
+          renderItem={(alert) => <AlertEntry alert={alert} />}
+        />
+        <PagedCard
+          title="Recent Activity"
+          testId="recent-activity"
+          items={data.recent_activity}
+          emptyText="No recent activity"
+          getKey={(log) => log.id}
+          renderItem={(log) => <ActivityEntry log={log} />}
+        />
+      </div>
+    </>
+  );
+}
+
+/** The dashboard screen. */
+export function DashboardRoute() {
+  const onboarding = useOnboardingStatus();
+  const setUp = onboarding.data?.needs_onboarding === false;
+  const dashboard = useDashboard(setUp);
+
+  // Data already on screen stays there when a background refetch fails.
+  if (!onboarding.data) {
+    return onboarding.isError ? <LoadError onRetry={() => void onboarding.refetch()} /> : <PageSpinner />;
+  }
+  if (!setUp) return <Navigate to="/onboarding" replace />;
+  if (!dashboard.data) {
+    if (hasErrorCode(dashboard.error, 'NO_TENANT')) return <Navigate to="/onboarding" replace />;
+    return dashboard.isError ? <LoadError onRetry={() => void dashboard.refetch()} /> : <PageSpinner />;
+  }
+  return (
+    <>
+      <PageHeader title="Dashboard" />
+      <DashboardContent data={dashboard.data} />
+    </>
+  );
+}

@@ -1,0 +1,20 @@
+/** GET /api/dashboard: stats, stock alerts and recent activity in one answer. */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { dashboardResponse, type DashboardResponse } from '../../../../common/contracts/dashboard';
+import { apiFetch } from '../../../lib/api-fetch';
+
+/** Fetches the dashboard. @throws ApiError, NO_TENANT (409) before onboarding created the company. */
+export function getDashboard(signal?: AbortSignal): Promise<DashboardResponse> {
+  return apiFetch('/api/dashboard', { schema: dashboardResponse, signal });
+}
+
+export const dashboardQuery = queryOptions({
+  queryKey: ['dashboard'],
+  queryFn: ({ signal }) => getDashboard(signal),
+  meta: { errorMessage: 'Failed to load dashboard data' },
+});
+
+/** The dashboard; `enabled` false holds the request back (until onboarding is known to be done). */
+export function useDashboard(enabled: boolean) {
+  return useQuery({ ...dashboardQuery, enabled });
+}

@@ -1,0 +1,104 @@
+/**
+ * /onboarding/:step: one step of the wizard with the progress indicator. Setup already done ->
+ * /; a step that cannot be opened yet -> the first incomplete step (SPEC.md "Onboarding", §4).
+ */
+import { useEffect } from 'react';
+import { Navigate, useNavigate, useParams } from 'react-router';
+import type { OnboardingStatus, OnboardingStep } from '../../../common/contracts/onboarding';
+import { LoadError } from '../../components/ui/LoadError';
+import { PageSpinner } from '../../components/ui/PageSpinner';
+import { useSignedInUser } from '../auth/api/use-auth-state';
+import { useOnboardingStatus } from './api/get-onboarding-status';
+import { ProgressSteps } from './components/ProgressSteps';
+import { completedSteps, firstIncompleteStep, isOnboardingStep, isStepAccessible, nextStep } from './step-access';
+import { CompanyStep } from './steps/CompanyStep';
+import { GarageStep } from './steps/GarageStep';
+import { ItemsStep } from './steps/ItemsStep';
+import { UnitsStep } from './steps/UnitsStep';
+import { useWizardState, type Wizard } from './use-wizard-state';
+
+interface StepViewProps {
+  step: OnboardingStep;
+  server: OnboardingStatus;
+  wizard: Wizard;
+}
+
+/** The form of `step`, wired to the wizard's state and to the next step. */
+function StepView({ step, server, wizard }: StepViewProps) {
+  const navigate = useNavigate();
+  const { state, saveDraft, completeStep, setCurrentStep, reset } = wizard;
+
+  useEffect(() => setCurrentStep(step), [setCurrentStep, step]);
+
+  const goOn = (from: OnboardingStep) => navigate(`/onboarding/${nextStep(from) ?? 'units'}`);
+
+  switch (step) {
+    case 'company':
+      return (
+        <CompanyStep
+          draft={state.steps.company.data}
+          onDraftChange={(draft) => saveDraft('company', draft)}
+          companyExists={server.current_step !== 'company'}
+          onDone={(saved) => {
+            completeStep('company', saved);
+            goOn('company');
+          }}
+        />
+      );
+    case 'items':
+      return (
+        <ItemsStep
+          draft={state.steps.items.data}
+          onDraftChange={(draft) => saveDraft('items', draft)}
+          onDone={(saved) => {
+            completeStep('items', saved);
+            goOn('items');
+          }}
+        />
+      );
+    case 'garage':
+      return (
+        <GarageStep
+          draft={state.steps.garage.data}
+          onDraftChange={(draft) => saveDraft('garage', draft)}
+          onDone={(saved) => {
+            completeStep('garage', saved);
+            goOn('garage');
+          }}
+        />
+      );
+    case 'units':
+      return (
+        <UnitsStep
+          draft={state.steps.units.data}
+          onDraftChange={(draft) => saveDraft('units', draft)}
+          garageName={state.data.garage?.name}
+          onDone={() => {
+            reset();
+            navigate('/', { replace: true });
+          }}
+        />
+      );
+  }
+}
+
+/** The wizard screen for the step in the URL. */
+export function OnboardingStepRoute() {
+  const { step } = useParams();
+  const user = useSignedInUser();
+  const status = useOnboardingStatus();
+  const wizard = useWizardState(user.id);
+
+  if (!status.data) return status.isError ? <LoadError onRetry={() => void status.refetch()} /> : <PageSpinner />;
+  if (!status.data.needs_onboarding) return <Navigate to="/" replace />;
+  const completed = completedSteps(status.data, wizard.state);
+  if (!isOnboardingStep(step) || !isStepAccessible(step, completed)) {
+    return <Navigate to={`/onboarding/${firstIncompleteStep(completed)}`} replace />;
+  }
+  return (
+    <>
+      <ProgressSteps current={step} completed={completed} />
+      <StepView key={step} step={step} server={status.data} wizard={wizard} />
+    </>
+  );
+}

@@ -1,0 +1,88 @@
+/**
+ * The onboarding steps' form values ("drafts": what the inputs hold, as text) and how each draft
+ * becomes the request body of its step, checked by the shared contracts (SPEC.md §5).
+ */
+import { z } from 'zod';
+import { moneyInput, nonNegativeInt } from '../../../common/contracts/fields';
+import { companyStepBody, garageStepBody, onboardingItem, unitsStepBody } from '../../../common/contracts/onboarding';
+
+/** The one message for a missing name, category or address in any row (SPEC.md §5). */
+export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields';
+
+export const companyDraft = z.object({ company_name: z.string() });
+export type CompanyDraft = z.infer<typeof companyDraft>;
+
+export const itemDraft = z.object({
+  name: z.string(),
+  category: z.string(),
+  minimum_threshold: z.string(),
+  count_cost: z.string(),
+});
+export type ItemDraft = z.infer<typeof itemDraft>;
+export const itemsDraft = z.object({ items: z.array(itemDraft) });
+export type ItemsDraft = z.infer<typeof itemsDraft>;
+
+export const garageDraft = z.object({ name: z.string(), address: z.string() });
+export type GarageDraft = z.infer<typeof garageDraft>;
+
+export const unitDraft = z.object({ name: z.string(), address: z.string() });
+export type UnitDraft = z.infer<typeof unitDraft>;
+export const unitsDraft = z.object({ units: z.array(unitDraft) });
+export type UnitsDraft = z.infer<typeof unitsDraft>;
+
+/** A new item row: threshold 0 and cost 0 (SPEC.md §9). */
+export const emptyItem: ItemDraft = { name: '', category: '', minimum_threshold: '0', count_cost: '0' };
+export const emptyUnit: UnitDraft = { name: '', address: '' };
+
+/** Whole number in base 10; text that is not a number counts as 0 (SPEC.md §5). */
+const wholeNumberText = z
+  .string()
+  .transform((text) => {
+    const value = Number.parseInt(text, 10);
+    return Number.isNaN(value) ? 0 : value;
+  })
+  .pipe(nonNegativeInt);
+
+/** Dollars as decimal text; text that is not a number counts as 0 (SPEC.md §5). */
+const moneyText = z
+  .string()
+  .transform((text) => {
+    const value = Number.parseFloat(text);
+    return Number.isNaN(value) ? 0 : value;
+  })
+  .pipe(moneyInput);
+
+/** Company draft -> POST /api/onboarding/company body. */
+export const companyForm = companyStepBody;
+
+/** Items draft -> POST /api/onboarding/items body. */
+export const itemsForm = z.object({
+  items: z.array(
+    z.object({
+      name: onboardingItem.shape.name,
+      category: onboardingItem.shape.category,
+      minimum_threshold: wholeNumberText,
+      count_cost: moneyText,
+    }),
+  ),
+});
+
+/** Garage draft -> POST /api/onboarding/garage body. */
+export const garageForm = garageStepBody;
+
+/** Units draft -> POST /api/onboarding/units body. */
+export const unitsForm = unitsStepBody;
+
+/**
+ * True when any row of an array's errors (as react-hook-form reports them) is a missing required
+ * field; the form then shows REQUIRED_FIELDS_MESSAGE once instead of under every field.
+ */
+export function hasMissingRequiredField(rowErrors: unknown): boolean {
+  if (!Array.isArray(rowErrors)) return false;
+  return rowErrors.some(
+    (row) =>
+      typeof row === 'object' &&
+      row !== null &&
+      Object.values(row).some((fieldError) => (fieldError as { message?: unknown } | undefined)?.message === REQUIRED_FIELDS_MESSAGE),
+  );
+}

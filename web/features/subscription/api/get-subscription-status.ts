@@ -1,0 +1,24 @@
+/** GET /api/subscription/status: trial and subscription state of the tenant (SPEC.md §7, §9). */
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { subscriptionStatus, type SubscriptionStatus } from '../../../../common/contracts/session';
+import { apiFetch } from '../../../lib/api-fetch';
+
+/** Fetches the status. @throws ApiError, NO_TENANT (409) before the company onboarding step. */
+export function getSubscriptionStatus(signal?: AbortSignal): Promise<SubscriptionStatus> {
+  return apiFetch('/api/subscription/status', { schema: subscriptionStatus, signal });
+}
+
+/**
+ * Cached for 30 s (SPEC.md §9). A failure is kept in the query's state without a toast
+ * ('Failed to fetch subscription status', SPEC.md §8).
+ */
+export const subscriptionStatusQuery = queryOptions({
+  queryKey: ['subscription', 'status'],
+  queryFn: ({ signal }) => getSubscriptionStatus(signal),
+  staleTime: 30_000,
+});
+
+/** The tenant's subscription status. */
+export function useSubscriptionStatus() {
+  return useQuery(subscriptionStatusQuery);
+}

@@ -1,0 +1,71 @@
+/**
+ * The single fetch wrapper of the web app: same-origin JSON requests with the session cookie,
+ * failures thrown as ApiError with the server's code, message and field issues.
+ */
+import type { z } from 'zod';
+import { errorStatus, type ErrorCode, type FieldIssue } from '../../common/errors';
+import { ApiError } from './api-error';
+
+export interface ApiFetchOptions<T> {
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** Sent as JSON. */
+  body?: unknown;
+  signal?: AbortSignal;
+  /** Validates the answer; a mismatch throws ApiError UNEXPECTED_RESPONSE. */
+  schema?: z.ZodType<T>;
+}
+
+function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(errorStatus, value);
+}
+
+/** Reads `{ error: { code, message, issues? } }`; anything else becomes a generic error of `status`. */
+function toApiError(status: number, body: unknown): ApiError {
+  const error = (body as { error?: { code?: unknown; message?: unknown; issues?: unknown } } | null)?.error;
+  if (error && isErrorCode(error.code) && typeof error.message === 'string') {
+    const issues = Array.isArray(error.issues) ? (error.issues as FieldIssue[]) : [];
+    return new ApiError(error.code, error.message, status, issues);
+  }
+  return new ApiError(status >= 500 ? 'INTERNAL' : 'UNEXPECTED_RESPONSE', 'Something went wrong. Please try again.', status);
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return null;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Calls the API at `path` (e.g. '/api/dashboard').
+ * @returns the parsed JSON answer (validated by `schema` when given), or null for an empty answer.
+ * @throws ApiError for any failure, with status 0 and code NETWORK_ERROR when no answer arrived.
+ */
+export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptions<T> = {}): Promise<T> {
+  const { method = 'GET', body, signal, schema } = options;
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      credentials: 'include',
+      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      signal,
+    });
+  } catch (cause) {
+    // An aborted request is not a network failure; let the caller (TanStack Query) see it as is.
+    if (signal?.aborted) throw cause;
+    throw new ApiError('NETWORK_ERROR', 'Network error. Please check your connection and try again.', 0);
+  }
+  const data = await readJson(response);
+  if (!response.ok) throw toApiError(response.status, data);
+  if (!schema) return data as T;
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    throw new ApiError('UNEXPECTED_RESPONSE', 'Something went wrong. Please try again.', response.status);
+  }
+  return parsed.data;
+}
