@@ -30,7 +30,6 @@ export function Sidebar({ id, open, onClose }: SidebarProps) {
   return (
     <aside
       id={id}
-      aria-label="Main navigation"
       // Off-screen on phones while closed; `invisible` also takes it out of focus order and
       // the accessibility tree there.
       className={`fixed inset-y-0 left-0 z-40 flex w-72 max-w-[85vw] flex-col bg-slate-900 text-slate-100 transition-[translate,visibility] duration-200 lg:translate-x-0 ${
@@ -58,7 +57,7 @@ export function Sidebar({ id, open, onClose }: SidebarProps) {
         </button>
       </div>
 
-      <nav className="flex-1 overflow-y-auto px-3 py-4">
+      <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 py-4">
         <ul className="flex flex-col gap-1">
           {navItems.map(({ to, label, icon: Icon }) => (
             <li key={to}>

@@ -17,7 +17,7 @@ export function Pager({ page, pageCount, onPageChange }: PagerProps) {
         <ChevronLeft className="size-4" aria-hidden="true" />
         Previous
       </Button>
-      <span className="text-sm text-slate-600">{`Page ${page} of ${pageCount}`}</span>
+      <span className="text-sm whitespace-nowrap text-slate-600">{`Page ${page} of ${pageCount}`}</span>
       <Button variant="secondary" onClick={() => onPageChange(page + 1)} disabled={page >= pageCount} className="px-3">
         Next
         <ChevronRight className="size-4" aria-hidden="true" />

@@ -38,7 +38,7 @@ function DashboardContent({ data }: { data: DashboardResponse }) {
           tone="bg-red-100 text-red-700"
         />
       </div>
-      <div className="mt-6 grid gap-4 xl:grid-cols-3">
+      <div className="mt-6 grid gap-4 lg:grid-cols-2 2xl:grid-cols-3">
         <PagedCard
           title="Unit Alerts"
           testId="unit-alerts"
