@@ -39,6 +39,8 @@ export interface BuildAppOptions {
   /** Directory of the built web app to serve; omitted or missing -> API only. */
   webRoot?: string;
   logger?: boolean;
+  /** Called for every route as it is registered (tests list the routes to probe them). */
+  onRoute?: (route: { method: string | string[]; url: string }) => void;
 }
 
 /** Largest JSON body accepted, in bytes; larger answers 413. */
@@ -50,6 +52,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
   });
+  if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);

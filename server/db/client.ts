@@ -68,6 +68,9 @@ export function wrapPglite(client: PGlite, release: () => Promise<void> = async 
 /** Opens a `pg` pool on `url`; `max` connections (default 10). */
 export function openPostgres(url: string, max = 10): Database {
   const pool = new pg.Pool({ connectionString: url, max });
+  // An idle connection that dies (server restart, terminated backend) is dropped by the pool and
+  // the next query opens a new one; without a listener the 'error' event would end the process.
+  pool.on('error', () => {});
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,

@@ -55,21 +55,51 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
     expect(res.json().stats.total_items).toBe(1);
   });
 
-  // Every route that takes an id in its path must be listed here with a request that names
-  // another tenant's row; a new id route without an entry fails the first test below.
-  const crossTenantProbes: Record<string, (foreignUnitId: string) => { method: 'GET' | 'POST' | 'PATCH' | 'DELETE'; url: string }> = {};
+  // Every route that takes an id in its path, called by tenant A with ids of tenant B's rows.
+  // A new id route without an entry here fails the test.
+  type Ids = { unit: string; garage: string; item: string };
+  const probes: Record<string, (b: Ids) => unknown> = {
+    'PATCH /api/items/:id': () => ({ name: 'Stolen', category: 'X' }),
+    'DELETE /api/items/:id': () => undefined,
+    'PATCH /api/garages/:id': () => ({ name: 'Stolen', address: 'X' }),
+    'PUT /api/garages/:id/inventory': (b) => ({ inventory: [{ item_id: b.item, quantity: 1 }] }),
+    'DELETE /api/garages/:id': () => undefined,
+    'GET /api/units/:id': () => undefined,
+    'PATCH /api/units/:id': (b) => ({ name: 'Stolen', address: 'X', garage_id: b.garage }),
+    'DELETE /api/units/:id': () => undefined,
+    'POST /api/units/:id/inventory': (b) => ({ item_id: b.item, quantity: 1 }),
+    'POST /api/units/:id/inventory/:itemId/consume': () => undefined,
+    'POST /api/units/:id/inventory/:itemId/restock': () => undefined,
+    'DELETE /api/units/:id/inventory/:itemId': () => undefined,
+  };
 
-  it('answers 404 on every route with an id in its path for another tenant id', async () => {
-    const idRoutes: string[] = [];
-    for (const line of t.app.printRoutes({ commonPrefix: false }).split('\n')) {
-      const match = line.match(/(\/api\/\S*:\w+\S*)/);
-      if (match) idRoutes.push(match[1]!);
+  it('answers 404 on every route with an id in its path for another tenant ids, and changes nothing', async () => {
+    const idRoutes = t.routes.filter((r) => r.url.includes('/:')).map((r) => `${r.method} ${r.url}`);
+    expect(idRoutes.filter((r) => !(r in probes))).toEqual([]);
+    const one = async (table: string) =>
+      (await queryRows<{ id: string }>(t.database.db, sql`select id from ${sql.raw(table)} where tenant_id = ${tenantB} limit 1`))[0]!.id;
+    const b: Ids = { unit: await one('units'), garage: await one('garages'), item: await one('items') };
+    const before = await queryRows(t.database.db, sql`select count(*)::int as logs, sum(quantity_change)::int as total from inventory_logs`);
+    for (const route of idRoutes) {
+      const [method, pattern] = route.split(' ') as ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string];
+      const idFor = pattern.startsWith('/api/items') ? b.item : pattern.startsWith('/api/garages') ? b.garage : b.unit;
+      const url = pattern.replace(':id', idFor).replace(':itemId', b.item);
+      const res = await api(t, cookieA, method, url, probes[route]!(b));
+      expect(res.statusCode, route).toBe(404);
     }
-    expect(idRoutes.filter((r) => !(r in crossTenantProbes))).toEqual([]);
-    const [foreign] = await queryRows<{ id: string }>(t.database.db, sql`select id from units where tenant_id = ${tenantB}`);
-    for (const probe of Object.values(crossTenantProbes)) {
-      const { method, url } = probe(foreign!.id);
-      expect((await api(t, cookieA, method, url, method === 'GET' || method === 'DELETE' ? undefined : {})).statusCode).toBe(404);
+    expect(await queryRows(t.database.db, sql`select count(*)::int as logs, sum(quantity_change)::int as total from inventory_logs`)).toEqual(before);
+    expect((await api(t, cookieB, 'GET', `/api/units/${b.unit}`)).json().name).toBe('B1');
+  });
+
+  it('lists never show another tenant rows', async () => {
+    for (const path of ['/api/items', '/api/garages', '/api/units']) {
+      const a = (await api(t, cookieA, 'GET', path)).json() as { id: string }[];
+      const foreign = await queryRows<{ id: string }>(
+        t.database.db,
+        sql`select id from ${sql.raw(path.split('/')[2]!)} where tenant_id = ${tenantB}`,
+      );
+      expect(a.length, path).toBeGreaterThan(0);
+      expect(a.filter((r) => foreign.some((f) => f.id === r.id)), path).toEqual([]);
     }
   });
 

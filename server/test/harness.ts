@@ -50,6 +50,8 @@ export async function openTestDatabase(backend: Backend): Promise<Database> {
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
+  /** Every route of the app, one entry per method (HEAD excluded). */
+  routes: { method: string; url: string }[];
   /** Every email the app sent, oldest first. */
   mail: MailMessage[];
   /** Moves the app's clock. */
@@ -67,6 +69,7 @@ export async function createTestApp(
   const database = await openTestDatabase(backend);
   const mail: MailMessage[] = [];
   let now: Date | null = null;
+  const routes: { method: string; url: string }[] = [];
   const config = loadConfig({ APP_URL, TRIAL_DAYS: String(opts.trialDays ?? 14) });
   const app = await buildApp({
     config: { ...config, appSecret: 'test-secret-test-secret-test-secret-0123' },
@@ -74,11 +77,15 @@ export async function createTestApp(
     mailer: { send: async (m) => void mail.push(m) },
     now: () => now ?? new Date(),
     authRateLimitPerMinute: opts.authRateLimitPerMinute ?? 10_000,
+    onRoute: (r) => {
+      for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url });
+    },
   });
   await app.ready();
   return {
     app,
     database,
+    routes,
     mail,
     setNow: (d) => {
       now = d;

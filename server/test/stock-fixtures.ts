@@ -1,0 +1,60 @@
+/**
+ * Stock fixtures for API tests: a signed-in, onboarded tenant with named items, a garage and a
+ * unit, plus ledger checks shared by the stock tests.
+ */
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../db/client';
+import { api, onboard, signUpAndSignIn, type TestApp } from './harness';
+
+export interface StockTenant {
+  cookie: string;
+  tenantId: string;
+  itemIds: Record<string, string>;
+  garageId: string;
+  unitId: string;
+}
+
+/** Signs up `email`, onboards with `items`, and returns the ids of what setup created. */
+export async function stockTenant(
+  t: TestApp,
+  email: string,
+  items: { name: string; category: string; minimum_threshold?: number; count_cost?: number }[] = [
+    { name: 'Bath Towel', category: 'Linen', minimum_threshold: 3, count_cost: 6.5 },
+    { name: 'Coffee Pods', category: 'Kitchen', minimum_threshold: 10, count_cost: 0.45 },
+  ],
+): Promise<StockTenant> {
+  const cookie = await signUpAndSignIn(t, email);
+  const tenantId = await onboard(t, cookie, { items, units: [{ name: 'Beach House', address: '2 Shore Lane' }] });
+  const listed = (await api(t, cookie, 'GET', '/api/items')).json() as { id: string; name: string }[];
+  const garages = (await api(t, cookie, 'GET', '/api/garages')).json() as { id: string }[];
+  const units = (await api(t, cookie, 'GET', '/api/units')).json() as { id: string }[];
+  return {
+    cookie,
+    tenantId,
+    itemIds: Object.fromEntries(listed.map((i) => [i.name, i.id])),
+    garageId: garages[0]!.id,
+    unitId: units[0]!.id,
+  };
+}
+
+/**
+ * Stock rows whose quantity differs from the sum of their ledger rows (should be none), over
+ * every tenant.
+ */
+export async function ledgerMismatches(t: TestApp): Promise<unknown[]> {
+  return queryRows(
+    t.database.db,
+    sql`
+    select s.kind, s.location_id, s.item_id, s.quantity, coalesce(l.total, 0) as ledger
+    from (
+      select 'garage' as kind, garage_id as location_id, item_id, quantity, tenant_id from garage_inventory
+      union all
+      select 'unit', unit_id, item_id, quantity, tenant_id from unit_inventory
+    ) s
+    left join (
+      select tenant_id, source_type, coalesce(unit_id, garage_id) as location_id, item_id, sum(quantity_change)::int as total
+      from inventory_logs group by 1, 2, 3, 4
+    ) l on l.tenant_id = s.tenant_id and l.source_type = s.kind and l.location_id = s.location_id and l.item_id = s.item_id
+    where s.quantity <> coalesce(l.total, 0)`,
+  );
+}
