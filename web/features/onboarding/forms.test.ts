@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { hasMissingRequiredField, itemsForm, REQUIRED_FIELDS_MESSAGE } from './forms';
+
+describe('items step form (SPEC.md §5)', () => {
+  it('turns the typed text into the request body, non-numbers counting as 0', () => {
+    const parsed = itemsForm.parse({
+      items: [
+        { name: ' Towel ', category: 'Linen', minimum_threshold: '4', count_cost: '6.5' },
+        { name: 'Soap', category: 'Bath', minimum_threshold: '', count_cost: 'abc' },
+      ],
+    });
+    expect(parsed.items).toEqual([
+      { name: 'Towel', category: 'Linen', minimum_threshold: 4, count_cost: 6.5 },
+      { name: 'Soap', category: 'Bath', minimum_threshold: 0, count_cost: 0 },
+    ]);
+  });
+
+  it('refuses missing names, negative thresholds and fractions of a cent', () => {
+    const result = itemsForm.safeParse({
+      items: [{ name: '', category: 'Linen', minimum_threshold: '-1', count_cost: '1.234' }],
+    });
+    expect(result.success).toBe(false);
+    const messages = result.error?.issues.map((issue) => [issue.path.join('.'), issue.message]);
+    expect(messages).toEqual([
+      ['items.0.name', REQUIRED_FIELDS_MESSAGE],
+      ['items.0.minimum_threshold', 'Must be 0 or more'],
+      ['items.0.count_cost', 'At most 2 decimals'],
+    ]);
+  });
+
+  it('spots a missing required field among row errors', () => {
+    expect(hasMissingRequiredField([undefined, { category: { message: REQUIRED_FIELDS_MESSAGE } }])).toBe(true);
+    expect(hasMissingRequiredField([{ count_cost: { message: 'At most 2 decimals' } }])).toBe(false);
+    expect(hasMissingRequiredField(undefined)).toBe(false);
+  });
+});
