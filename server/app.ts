@@ -91,7 +91,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(unitRoutes, ctx);
 
   const webRoot = opts.webRoot && existsSync(join(opts.webRoot, 'index.html')) ? opts.webRoot : undefined;
-  if (webRoot) await app.register(fastifyStatic, { root: webRoot, wildcard: false });
+  // wildcard: files are looked up per request, so a rebuilt web app is served without a restart.
+  if (webRoot) await app.register(fastifyStatic, { root: webRoot, wildcard: true });
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';

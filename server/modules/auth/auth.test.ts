@@ -81,3 +81,21 @@ describe('auth rate limit', () => {
     }
   });
 });
+
+describe('confirmation links', () => {
+  it('a link resent on an unconfirmed sign-in also returns to sign-in with the confirmed note', async () => {
+    const t = await createTestApp('pglite');
+    try {
+      const email = 'late@example.com';
+      await t.app.inject({ method: 'POST', url: '/api/auth/sign-up/email', headers, payload: { email, password: 'secret123', name: email } });
+      await t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers, payload: { email, password: 'secret123' } });
+      const links = t.mail.filter((m) => m.to === email).map((m) => new URL(m.text.match(/https?:\/\/\S+/)![0]));
+      expect(links).toHaveLength(2);
+      for (const link of links) expect(link.searchParams.get('callbackURL')).toBe('/login?verified=1');
+      const res = await t.app.inject({ method: 'GET', url: links[1]!.pathname + links[1]!.search });
+      expect(res.headers.location).toBe('/login?verified=1');
+    } finally {
+      await t.close();
+    }
+  });
+});

@@ -29,6 +29,14 @@ function trustedOrigins(appUrl: string): string[] {
   return [...origins];
 }
 
+/** Makes a confirmation link return to /login?verified=1 unless it names another page. */
+function withSignInCallback(link: string): string {
+  const url = new URL(link);
+  const callback = url.searchParams.get('callbackURL');
+  if (!callback || callback === '/') url.searchParams.set('callbackURL', '/login?verified=1');
+  return url.toString();
+}
+
 /** Builds the better-auth instance mounted at /api/auth. */
 export function createAuth({ db, secret, appUrl, mailer }: AuthOptions) {
   return betterAuth({
@@ -64,7 +72,9 @@ export function createAuth({ db, secret, appUrl, mailer }: AuthOptions) {
       sendOnSignIn: true,
       autoSignInAfterVerification: false,
       expiresIn: 60 * 60 * 24,
-      async sendVerificationEmail({ user, url }) {
+      async sendVerificationEmail({ user, url: link }) {
+        // Links resent on an unconfirmed sign-in carry no callback; they too land on sign-in.
+        const url = withSignInCallback(link);
         await mailer.send({
           to: user.email,
           subject: 'Confirm your email for Inventory Manager',
