@@ -14,13 +14,16 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Db } from './db/client';
+import { createStripeBilling, type BillingProvider } from './integrations/billing';
 import { createMailer, type Mailer } from './integrations/mail';
 import { installErrorHandler } from './lib/error-handler';
+import { withTenant } from './db/tenant-tx';
 import { AppError } from './lib/errors';
 import { createAuth } from './modules/auth/auth';
 import { authRoutes } from './modules/auth/routes';
 import { requireIdentity, requireTenant } from './modules/auth/session';
 import { billingRoutes } from './modules/billing/routes';
+import { assertAccess } from './modules/billing/plans';
 import { dashboardRoutes } from './modules/dashboard/routes';
 import { garageRoutes } from './modules/garages/routes';
 import { itemRoutes } from './modules/items/routes';
@@ -33,6 +36,8 @@ export interface BuildAppOptions {
   config: Config & { appSecret: string };
   db: Db;
   mailer?: Mailer;
+  /** Billing provider; default: Stripe when configured, else none (billing off). */
+  billing?: BillingProvider | null;
   now?: () => Date;
   /** Auth POSTs allowed per IP per minute (default 30). */
   authRateLimitPerMinute?: number;
@@ -58,6 +63,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   installErrorHandler(app);
 
   const mailer = opts.mailer ?? createMailer({ smtpUrl: opts.config.smtpUrl, from: opts.config.mailFrom, log: app.log });
+  const { stripe } = opts.config;
+  const billing =
+    opts.billing !== undefined
+      ? opts.billing
+      : stripe.secretKey && stripe.webhookSecret
+        ? createStripeBilling({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiBase: stripe.apiBase })
+        : null;
   const auth = createAuth({ db: opts.db, secret: opts.config.appSecret, appUrl: opts.config.appUrl, mailer });
   const ctx: AppContext = {
     db: opts.db,
@@ -67,6 +79,11 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     now: opts.now ?? (() => new Date()),
     identity: (request) => requireIdentity(auth, opts.db, request),
     tenant: (request) => requireTenant(auth, opts.db, request),
+    gatedTenant: async (request) => {
+      const who = await requireTenant(auth, opts.db, request);
+      await withTenant(opts.db, who.tenantId, (tx) => assertAccess(tx, who.tenantId, ctx.now()));
+      return who;
+    },
   };
 
   await app.register(helmet, {
@@ -84,7 +101,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(authRoutes, { auth, appUrl: opts.config.appUrl, rateLimitPerMinute: opts.authRateLimitPerMinute ?? 30 });
   await app.register(sessionRoutes, ctx);
   await app.register(onboardingRoutes, ctx);
-  await app.register(billingRoutes, ctx);
+  await app.register(billingRoutes, { ctx, billing });
   await app.register(dashboardRoutes, ctx);
   await app.register(itemRoutes, ctx);
   await app.register(garageRoutes, ctx);

@@ -5,6 +5,10 @@
 import { z } from 'zod';
 
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
+const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional());
+
+/** Price-id variables: STRIPE_PRICE_{TIER}_{MONTHLY|YEARLY}, e.g. STRIPE_PRICE_STARTER_YEARLY. */
+const PRICE_VAR = /^STRIPE_PRICE_([A-Z0-9_]+)_(MONTHLY|YEARLY)$/;
 
 const schema = z
   .object({
@@ -34,6 +38,12 @@ const schema = z
     MAIL_FROM: z.string().min(3).default('Inventory Manager <no-reply@localhost>'),
     /** Length of a new tenant's trial, in days. */
     TRIAL_DAYS: z.coerce.number().int().min(0).max(3650).default(14),
+    /** Stripe secret key; without it billing is off and the product runs on trials and operator-set plans. */
+    STRIPE_SECRET_KEY: optionalText,
+    /** Signing secret of the Stripe webhook endpoint (whsec_…). */
+    STRIPE_WEBHOOK_SECRET: optionalText,
+    /** Base URL of the Stripe API (tests point it at a local fake). */
+    STRIPE_API_BASE: optionalUrl,
   });
 
 /** Validated configuration with defaults applied. `appSecret` may be absent until the data dir provides one. */
@@ -47,6 +57,13 @@ export interface Config {
   smtpUrl: string | undefined;
   mailFrom: string;
   trialDays: number;
+  stripe: {
+    secretKey: string | undefined;
+    webhookSecret: string | undefined;
+    apiBase: string | undefined;
+    /** Price ids by lower-case tier name, e.g. { starter: { month: 'price_…', year: 'price_…' } }. */
+    prices: Record<string, { month?: string; year?: string }>;
+  };
 }
 
 /** Thrown when one or more variables are invalid; `message` names every bad variable. */
@@ -61,6 +78,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   const problems = parsed.success ? [] : parsed.error.issues.map((i) => `  ${String(i.path[0] ?? '?')}: ${i.message}`);
   // Checked on the raw values so it is reported together with every other bad variable.
   if (env.DATABASE_URL && !env.APP_SECRET) problems.push('  APP_SECRET: is required when DATABASE_URL is set');
+  if (env.STRIPE_SECRET_KEY && !env.STRIPE_WEBHOOK_SECRET) problems.push('  STRIPE_WEBHOOK_SECRET: is required when STRIPE_SECRET_KEY is set');
   if (!parsed.success || problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.join('\n')}`);
   const c = parsed.data;
   return {
@@ -73,5 +91,18 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM,
     trialDays: c.TRIAL_DAYS,
+    stripe: { secretKey: c.STRIPE_SECRET_KEY, webhookSecret: c.STRIPE_WEBHOOK_SECRET, apiBase: c.STRIPE_API_BASE, prices: priceIds(env) },
   };
+}
+
+/** Collects STRIPE_PRICE_{TIER}_{MONTHLY|YEARLY} variables into price ids per tier and interval. */
+function priceIds(env: Record<string, string | undefined>): Config['stripe']['prices'] {
+  const prices: Config['stripe']['prices'] = {};
+  for (const [key, value] of Object.entries(env)) {
+    const match = PRICE_VAR.exec(key);
+    if (!match || !value) continue;
+    const tier = match[1]!.toLowerCase().replaceAll('_', ' ');
+    prices[tier] = { ...prices[tier], [match[2] === 'MONTHLY' ? 'month' : 'year']: value };
+  }
+  return prices;
 }

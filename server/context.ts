@@ -20,4 +20,9 @@ export interface AppContext {
   identity(request: FastifyRequest): Promise<Identity>;
   /** The signed-in user and their tenant. @throws AppError UNAUTHENTICATED | NO_TENANT */
   tenant(request: FastifyRequest): Promise<TenantIdentity>;
+  /**
+   * Like `tenant`, for the screens behind the expired-trial gate (SPEC.md "Expired-trial gate").
+   * @throws AppError UNAUTHENTICATED | NO_TENANT | SUBSCRIPTION_REQUIRED
+   */
+  gatedTenant(request: FastifyRequest): Promise<TenantIdentity>;
 }

@@ -1,15 +1,62 @@
-/** HTTP routes of plans and billing. */
+/** HTTP routes of plans and billing (SPEC.md "Subscription"; DESIGN.md §5). */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { checkoutBody, redirectUrl, tier, usage } from '../../../common/contracts/billing';
 import { subscriptionStatus } from '../../../common/contracts/session';
 import type { AppContext } from '../../context';
+import { withTenant } from '../../db/tenant-tx';
+import type { BillingProvider } from '../../integrations/billing';
+import { AppError } from '../../lib/errors';
+import { openPortal, startCheckout } from './checkout';
+import { getUsage, listTiers } from './plans';
 import { getSubscriptionStatus } from './service';
+import { applyBillingEvent } from './webhook';
 
-export async function billingRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function billingRoutes(fastify: FastifyInstance, opts: { ctx: AppContext; billing: BillingProvider | null }): Promise<void> {
+  const { ctx, billing } = opts;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  app.get(
-    '/api/subscription/status',
-    { schema: { tags: ['billing'], response: { 200: subscriptionStatus } } },
-    async (request) => getSubscriptionStatus(ctx.db, (await ctx.tenant(request)).tenantId, ctx.now()),
+  const tags = ['billing'];
+
+  app.get('/api/subscription/status', { schema: { tags, response: { 200: subscriptionStatus } } }, async (request) =>
+    getSubscriptionStatus(ctx.db, (await ctx.tenant(request)).tenantId, ctx.now()),
   );
+  app.get('/api/subscription/tiers', { schema: { tags, response: { 200: z.array(tier) } } }, async (request) => {
+    await ctx.identity(request);
+    return listTiers(ctx.db);
+  });
+  app.get('/api/subscription/usage', { schema: { tags, response: { 200: usage } } }, async (request) => {
+    const who = await ctx.tenant(request);
+    return withTenant(ctx.db, who.tenantId, (tx) => getUsage(tx, who.tenantId, ctx.now()));
+  });
+  app.post('/api/subscription/checkout', { schema: { tags, body: checkoutBody, response: { 200: redirectUrl } } }, async (request) => ({
+    url: await startCheckout(ctx.db, billing, await ctx.tenant(request), request.body, {
+      appUrl: ctx.config.appUrl,
+      prices: ctx.config.stripe.prices,
+    }),
+  }));
+  app.post('/api/subscription/portal', { schema: { tags, response: { 200: redirectUrl } } }, async (request) => ({
+    url: await openPortal(ctx.db, billing, await ctx.tenant(request), ctx.config.appUrl),
+  }));
+
+  // The signature covers the exact bytes sent, so this route keeps the raw body.
+  await app.register(async (raw) => {
+    raw.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+    raw.post('/api/billing/webhook', { schema: { tags, hide: false } }, async (request) => {
+      if (!billing) throw new AppError('BILLING_NOT_CONFIGURED', 'Billing is not configured on this server');
+      const signature = request.headers['stripe-signature'];
+      if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
+        throw new AppError('VALIDATION', 'Missing webhook signature');
+      }
+      let event;
+      try {
+        event = billing.verifyEvent(request.body, signature);
+      } catch {
+        throw new AppError('VALIDATION', 'Invalid webhook signature');
+      }
+      const outcome = await applyBillingEvent(ctx.db, event, ctx.config.stripe.prices);
+      request.log.info({ event: event.id, type: event.type, outcome }, 'billing event');
+      return { received: true, outcome };
+    });
+  });
 }

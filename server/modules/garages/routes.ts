@@ -12,23 +12,23 @@ export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): P
   const tags = ['garages'];
 
   app.get('/api/garages', { schema: { tags, response: { 200: z.array(garage) } } }, async (request) =>
-    listGarages(ctx.db, await ctx.tenant(request)),
+    listGarages(ctx.db, await ctx.gatedTenant(request)),
   );
   app.post('/api/garages', { schema: { tags, body: createGarageBody, response: { 201: garage } } }, async (request, reply) =>
-    reply.status(201).send(await createGarage(ctx.db, await ctx.tenant(request), request.body)),
+    reply.status(201).send(await createGarage(ctx.db, await ctx.gatedTenant(request), request.body, ctx.now())),
   );
   app.patch(
     '/api/garages/:id',
     { schema: { tags, params: idParam, body: updateGarageBody, response: { 200: garage } } },
-    async (request) => updateGarage(ctx.db, await ctx.tenant(request), request.params.id, request.body),
+    async (request) => updateGarage(ctx.db, await ctx.gatedTenant(request), request.params.id, request.body),
   );
   app.put(
     '/api/garages/:id/inventory',
     { schema: { tags, params: idParam, body: garageInventoryBody, response: { 200: garage } } },
-    async (request) => replaceGarageInventory(ctx.db, await ctx.tenant(request), request.params.id, request.body),
+    async (request) => replaceGarageInventory(ctx.db, await ctx.gatedTenant(request), request.params.id, request.body),
   );
   app.delete('/api/garages/:id', { schema: { tags, params: idParam } }, async (request, reply) => {
-    await deleteGarage(ctx.db, await ctx.tenant(request), request.params.id);
+    await deleteGarage(ctx.db, await ctx.gatedTenant(request), request.params.id);
     return reply.status(204).send();
   });
 }

@@ -18,6 +18,7 @@ import { notFound } from '../../lib/errors';
 import { requireRole } from '../../lib/roles';
 import type { TenantIdentity } from '../auth/session';
 import { assertItemsExist } from '../items/service';
+import { assertWithinLimit } from '../billing/plans';
 import { assertNotLastRecord } from '../stock/last-record';
 import { removeStockRow, setStock, zeroLocation } from '../stock/ledger';
 
@@ -53,10 +54,14 @@ export async function listGarages(db: Db, who: TenantIdentity): Promise<Garage[]
   return withTenant(db, who.tenantId, (tx) => readGarages(tx, who.tenantId));
 }
 
-/** Creates a garage with its initial inventory (admins); lines of quantity 0 are skipped. @throws 404 for an unknown item */
-export async function createGarage(db: Db, who: TenantIdentity, body: CreateGarageBody): Promise<Garage> {
+/**
+ * Creates a garage with its initial inventory (admins) within the plan's garage limit; lines of
+ * quantity 0 are skipped. @throws 404 for an unknown item; LIMIT_REACHED | SUBSCRIPTION_REQUIRED
+ */
+export async function createGarage(db: Db, who: TenantIdentity, body: CreateGarageBody, now: Date): Promise<Garage> {
   requireRole(who, 'admin');
   return withTenant(db, who.tenantId, async (tx) => {
+    await assertWithinLimit(tx, who.tenantId, 'garages', 1, now);
     const lines = body.inventory.filter((l) => l.quantity > 0);
     await assertItemsExist(tx, who.tenantId, lines.map((l) => l.item_id));
     const [row] = await tx

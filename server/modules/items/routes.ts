@@ -12,16 +12,16 @@ export async function itemRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   const tags = ['items'];
 
   app.get('/api/items', { schema: { tags, response: { 200: z.array(item) } } }, async (request) =>
-    listItems(ctx.db, await ctx.tenant(request)),
+    listItems(ctx.db, await ctx.gatedTenant(request)),
   );
   app.post('/api/items', { schema: { tags, body: itemBody, response: { 201: item } } }, async (request, reply) =>
-    reply.status(201).send(await createItem(ctx.db, await ctx.tenant(request), request.body)),
+    reply.status(201).send(await createItem(ctx.db, await ctx.gatedTenant(request), request.body, ctx.now())),
   );
   app.patch('/api/items/:id', { schema: { tags, params: idParam, body: itemBody, response: { 200: item } } }, async (request) =>
-    updateItem(ctx.db, await ctx.tenant(request), request.params.id, request.body),
+    updateItem(ctx.db, await ctx.gatedTenant(request), request.params.id, request.body),
   );
   app.delete('/api/items/:id', { schema: { tags, params: idParam } }, async (request, reply) => {
-    await deleteItem(ctx.db, await ctx.tenant(request), request.params.id);
+    await deleteItem(ctx.db, await ctx.gatedTenant(request), request.params.id);
     return reply.status(204).send();
   });
 }

@@ -11,6 +11,7 @@ import { withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
 import { requireRole } from '../../lib/roles';
 import type { TenantIdentity } from '../auth/session';
+import { assertWithinLimit } from '../billing/plans';
 import { assertNotLastRecord } from '../stock/last-record';
 
 const columns = {
@@ -41,12 +42,13 @@ export async function listItems(db: Db, who: TenantIdentity): Promise<Item[]> {
   return rows.map(toItem);
 }
 
-/** Creates an item (admins). */
-export async function createItem(db: Db, who: TenantIdentity, body: ItemBody): Promise<Item> {
+/** Creates an item (admins) within the plan's item limit. @throws LIMIT_REACHED | SUBSCRIPTION_REQUIRED */
+export async function createItem(db: Db, who: TenantIdentity, body: ItemBody, now: Date): Promise<Item> {
   requireRole(who, 'admin');
-  const [row] = await withTenant(db, who.tenantId, (tx) =>
-    tx.insert(items).values({ tenantId: who.tenantId, ...values(body) }).returning(columns),
-  );
+  const [row] = await withTenant(db, who.tenantId, async (tx) => {
+    await assertWithinLimit(tx, who.tenantId, 'items', 1, now);
+    return tx.insert(items).values({ tenantId: who.tenantId, ...values(body) }).returning(columns);
+  });
   return toItem(row!);
 }
 

@@ -32,7 +32,7 @@ export async function onboardingRoutes(fastify: FastifyInstance, ctx: AppContext
   });
 
   app.post('/api/onboarding/items', { schema: { tags, body: itemsStepBody } }, async (request) =>
-    saveOnboardingItems(ctx.db, await ctx.tenant(request), request.body),
+    saveOnboardingItems(ctx.db, await ctx.tenant(request), request.body, ctx.now()),
   );
 
   app.post('/api/onboarding/garage', { schema: { tags, body: garageStepBody } }, async (request) =>
@@ -40,6 +40,6 @@ export async function onboardingRoutes(fastify: FastifyInstance, ctx: AppContext
   );
 
   app.post('/api/onboarding/units', { schema: { tags, body: unitsStepBody } }, async (request) =>
-    saveOnboardingUnits(ctx.db, await ctx.tenant(request), request.body),
+    saveOnboardingUnits(ctx.db, await ctx.tenant(request), request.body, ctx.now()),
   );
 }

@@ -21,6 +21,7 @@ import { garages, inventoryLogs, items, unitInventory, units } from '../../db/sc
 import { enterTenantScope, withTenant } from '../../db/tenant-tx';
 import { AppError } from '../../lib/errors';
 import type { Identity, TenantIdentity } from '../auth/session';
+import { assertWithinLimit } from '../billing/plans';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -111,12 +112,13 @@ async function advanceTo(tx: Tx, tenantId: string, next: OnboardingStep): Promis
 
 /**
  * Items step: replaces the tenant's items with `body.items` (no location holds stock before the
- * units step, so nothing of the ledger is touched).
+ * units step, so nothing of the ledger is touched), within the plan's item limit.
  */
-export async function saveOnboardingItems(db: Db, who: TenantIdentity, body: ItemsStepBody): Promise<{ count: number }> {
+export async function saveOnboardingItems(db: Db, who: TenantIdentity, body: ItemsStepBody, now: Date): Promise<{ count: number }> {
   return withTenant(db, who.tenantId, async (tx) => {
     await assertStepOpen(tx, who.tenantId, 'items');
     await tx.delete(items).where(eq(items.tenantId, who.tenantId));
+    await assertWithinLimit(tx, who.tenantId, 'items', body.items.length, now, { allowExpired: true });
     if (body.items.length > 0) {
       await tx.insert(items).values(
         body.items.map((i) => ({
@@ -165,9 +167,11 @@ export async function saveOnboardingUnits(
   db: Db,
   who: TenantIdentity,
   body: UnitsStepBody,
+  now: Date,
 ): Promise<{ count: number }> {
   return withTenant(db, who.tenantId, async (tx) => {
     await assertStepOpen(tx, who.tenantId, 'units');
+    await assertWithinLimit(tx, who.tenantId, 'units', body.units.length, now, { allowExpired: true });
     const [garage] = await tx
       .select({ id: garages.id })
       .from(garages)

@@ -27,7 +27,7 @@ describe.each(backends)('ledger invariant on %s', (backend) => {
     ]);
     who = { userId: (await api(t, s.cookie, 'GET', '/api/me')).json().user.id, email: 'ledger@example.com', tenantId: s.tenantId, role: 'owner' };
     unitIds.push(s.unitId);
-    unitIds.push((await createUnit(t.database.db, who, { name: 'Loft', address: '9 Main', garage_id: s.garageId, inventory: [] })).id);
+    unitIds.push((await createUnit(t.database.db, who, { name: 'Loft', address: '9 Main', garage_id: s.garageId, inventory: [] }, new Date())).id);
   });
   afterAll(() => t.close());
 

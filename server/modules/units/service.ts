@@ -19,6 +19,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { requireRole } from '../../lib/roles';
 import type { TenantIdentity } from '../auth/session';
 import { assertItemsExist } from '../items/service';
+import { assertWithinLimit } from '../billing/plans';
 import { assertNotLastRecord } from '../stock/last-record';
 import { changeStock, ensureStockRow, removeStockRow, setStock, transferToUnit, zeroLocation } from '../stock/ledger';
 
@@ -77,10 +78,14 @@ export async function getUnit(db: Db, who: TenantIdentity, id: string): Promise<
   return found;
 }
 
-/** Add Unit (admins): the unit and its stock rows, quantities as `initial` movements; lines at 0 skipped. @throws 404 */
-export async function createUnit(db: Db, who: TenantIdentity, body: CreateUnitBody): Promise<Unit> {
+/**
+ * Add Unit (admins) within the plan's unit limit: the unit and its stock rows, quantities as
+ * `initial` movements; lines at 0 skipped. @throws 404; LIMIT_REACHED | SUBSCRIPTION_REQUIRED
+ */
+export async function createUnit(db: Db, who: TenantIdentity, body: CreateUnitBody, now: Date): Promise<Unit> {
   requireRole(who, 'admin');
   return withTenant(db, who.tenantId, async (tx) => {
+    await assertWithinLimit(tx, who.tenantId, 'units', 1, now);
     await assertGarageExists(tx, who.tenantId, body.garage_id);
     const lines = body.inventory.filter((l) => l.quantity > 0);
     await assertItemsExist(tx, who.tenantId, lines.map((l) => l.item_id));

@@ -1,0 +1,141 @@
+/**
+ * Plans, limits and the access rule, enforced on the server (DESIGN.md §5; SPEC.md §4).
+ * - Access is blocked when the trial has expired and the subscription is not active.
+ * - The limits in force are the subscribed tier's; during the trial (and until a tier is known)
+ *   the trial plan's, Professional (docs/decisions/003-trial-plan.md).
+ * - A limit check runs in the same transaction as the insert it guards, after locking the
+ *   tenant's subscription row, so two concurrent creates cannot both take the last free slot.
+ */
+import { asc, eq, sql } from 'drizzle-orm';
+import type { Feature, LimitedResource, Tier, Usage } from '../../../common/contracts/billing';
+import { UNLIMITED } from '../../../common/contracts/billing';
+import { queryRows, type Db, type Tx } from '../../db/client';
+import { subscriptions, subscriptionTiers } from '../../db/schema/billing';
+import { AppError } from '../../lib/errors';
+
+/** The plan whose limits apply during the trial. */
+export const TRIAL_TIER = 'Professional';
+
+const limitColumn: Record<LimitedResource, keyof Pick<Tier, 'max_units' | 'max_items' | 'max_garages' | 'max_users'>> = {
+  units: 'max_units',
+  items: 'max_items',
+  garages: 'max_garages',
+  users: 'max_users',
+};
+
+const tierColumns = {
+  id: subscriptionTiers.id,
+  name: subscriptionTiers.name,
+  description: subscriptionTiers.description,
+  price: subscriptionTiers.price,
+  yearly_price: subscriptionTiers.yearlyPrice,
+  per_unit: subscriptionTiers.perUnit,
+  max_units: subscriptionTiers.maxUnits,
+  max_items: subscriptionTiers.maxItems,
+  max_garages: subscriptionTiers.maxGarages,
+  max_users: subscriptionTiers.maxUsers,
+  features: subscriptionTiers.features,
+};
+
+type TierRow = Omit<Tier, 'price' | 'yearly_price'> & { price: string; yearly_price: string };
+const toTier = (r: TierRow): Tier => ({ ...r, price: Number(r.price), yearly_price: Number(r.yearly_price) });
+
+/** Every plan, cheapest first with the per-unit Enterprise last. */
+export async function listTiers(db: Db | Tx): Promise<Tier[]> {
+  const rows = await db.select(tierColumns).from(subscriptionTiers).orderBy(asc(subscriptionTiers.sortOrder), asc(subscriptionTiers.price));
+  return rows.map(toTier);
+}
+
+/** One plan by name (case-insensitive), or undefined. */
+export async function findTierByName(db: Db | Tx, name: string): Promise<Tier | undefined> {
+  const [row] = await db.select(tierColumns).from(subscriptionTiers).where(sql`lower(${subscriptionTiers.name}) = lower(${name})`);
+  return row ? toTier(row) : undefined;
+}
+
+interface AccessState {
+  tier: Tier;
+  blocked: boolean;
+}
+
+/**
+ * Reads the tenant's subscription (locking it with `forUpdate`) and the plan in force.
+ * @throws AppError NO_TENANT when the tenant has no subscription row.
+ */
+async function accessState(tx: Tx, tenantId: string, now: Date, forUpdate: boolean): Promise<AccessState> {
+  const query = tx
+    .select({ trialEndsAt: subscriptions.trialEndsAt, status: subscriptions.status, tierId: subscriptions.tierId })
+    .from(subscriptions)
+    .where(eq(subscriptions.tenantId, tenantId));
+  const [sub] = forUpdate ? await query.for('update') : await query;
+  if (!sub) throw new AppError('NO_TENANT', 'No tenant ID available');
+  const active = sub.status === 'active';
+  const tiers = await listTiers(tx);
+  const tier = (active && tiers.find((t) => t.id === sub.tierId)) || tiers.find((t) => t.name === TRIAL_TIER) || tiers[0]!;
+  return { tier, blocked: !active && sub.trialEndsAt.getTime() <= now.getTime() };
+}
+
+/**
+ * The access rule of SPEC.md §4 for a guarded action, inside the caller's tenant transaction.
+ * @throws AppError SUBSCRIPTION_REQUIRED when the trial has expired and no subscription is active.
+ */
+export async function assertAccess(tx: Tx, tenantId: string, now: Date): Promise<void> {
+  if ((await accessState(tx, tenantId, now, false)).blocked) {
+    throw new AppError('SUBSCRIPTION_REQUIRED', 'Your trial has expired. Please subscribe to continue.');
+  }
+}
+
+async function countOf(tx: Tx, tenantId: string, resource: LimitedResource): Promise<number> {
+  const table = resource === 'users' ? sql.raw('memberships') : sql.raw(resource);
+  const [row] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from ${table} where tenant_id = ${tenantId}`);
+  return Number(row!.n);
+}
+
+/**
+ * Checks that `adding` more of `resource` fit the plan in force (and, unless `allowExpired`,
+ * that access is not blocked), holding the subscription row lock until the caller's transaction
+ * ends. Onboarding passes `allowExpired`: setup is not behind the expired-trial gate.
+ * @throws AppError SUBSCRIPTION_REQUIRED | LIMIT_REACHED ('You have reached the maximum number of {resource} for your plan. …').
+ */
+export async function assertWithinLimit(
+  tx: Tx,
+  tenantId: string,
+  resource: LimitedResource,
+  adding: number,
+  now: Date,
+  opts: { allowExpired?: boolean } = {},
+): Promise<void> {
+  const state = await accessState(tx, tenantId, now, true);
+  if (state.blocked && !opts.allowExpired) throw new AppError('SUBSCRIPTION_REQUIRED', 'Your trial has expired. Please subscribe to continue.');
+  const limit = state.tier[limitColumn[resource]];
+  if (limit >= UNLIMITED) return;
+  if ((await countOf(tx, tenantId, resource)) + adding > limit) {
+    throw new AppError(
+      'LIMIT_REACHED',
+      `You have reached the maximum number of ${resource} for your plan. Please upgrade to add more.`,
+    );
+  }
+}
+
+/**
+ * Refuses a feature switched off for the plan in force (e.g. `ai_scanner`).
+ * @throws AppError SUBSCRIPTION_REQUIRED | FORBIDDEN
+ */
+export async function assertFeature(tx: Tx, tenantId: string, feature: Feature, now: Date): Promise<void> {
+  const state = await accessState(tx, tenantId, now, false);
+  if (state.blocked) throw new AppError('SUBSCRIPTION_REQUIRED', 'Your trial has expired. Please subscribe to continue.');
+  if (!state.tier.features[feature]) {
+    throw new AppError('FORBIDDEN', `Your ${state.tier.name} plan does not include this feature. Please upgrade to use it.`);
+  }
+}
+
+/** SPEC.md §7 get_tenant_resource_counts, with the limits and counts behind each allowance. */
+export async function getUsage(tx: Tx, tenantId: string, now: Date): Promise<Usage> {
+  const { tier } = await accessState(tx, tenantId, now, false);
+  const resources = ['units', 'items', 'garages', 'users'] as const;
+  const used = Object.fromEntries(await Promise.all(resources.map(async (r) => [r, await countOf(tx, tenantId, r)] as const)));
+  const limits = Object.fromEntries(resources.map((r) => [r, tier[limitColumn[r]]]));
+  const remaining = Object.fromEntries(
+    resources.map((r) => [r, limits[r]! >= UNLIMITED ? UNLIMITED : limits[r]! - used[r]!]),
+  );
+  return { tier_name: tier.name, limits, used, remaining } as Usage;
+}
