@@ -64,13 +64,13 @@ export const APP_URL = 'http://localhost:3000';
 /** Builds the app on a fresh database of `backend`. */
 export async function createTestApp(
   backend: Backend,
-  opts: { authRateLimitPerMinute?: number; trialDays?: number } = {},
+  opts: { authRateLimitPerMinute?: number; trialDays?: number; env?: Record<string, string> } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase(backend);
   const mail: MailMessage[] = [];
   let now: Date | null = null;
   const routes: { method: string; url: string }[] = [];
-  const config = loadConfig({ APP_URL, TRIAL_DAYS: String(opts.trialDays ?? 14) });
+  const config = loadConfig({ APP_URL, TRIAL_DAYS: String(opts.trialDays ?? 14), ...opts.env });
   const app = await buildApp({
     config: { ...config, appSecret: 'test-secret-test-secret-test-secret-0123' },
     db: database.db,
