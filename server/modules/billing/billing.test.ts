@@ -223,3 +223,25 @@ describe.runIf(backends.includes('postgres'))('limits under concurrency on postg
     }
   });
 });
+
+describe('operator plan command', () => {
+  it('finds a tenant by name, sets a plan by hand, removes it and ends the trial', async () => {
+    const { findTenant, setTenantPlan, setTrialEnd } = await import('./operator');
+    const t = await createTestApp('pglite');
+    try {
+      const s = await stockTenant(t, 'operator@example.com');
+      const tenant = await findTenant(t.database.db, 'acme rentals');
+      expect(tenant.id).toBe(s.tenantId);
+      await setTenantPlan(t.database.db, tenant.id, 'enterprise');
+      expect((await api(t, s.cookie, 'GET', '/api/subscription/status')).json()).toMatchObject({ subscription_status: 'active', tier_name: 'Enterprise' });
+      await expect(setTenantPlan(t.database.db, tenant.id, 'Gold')).rejects.toThrow(/No plan named "Gold"/);
+      await setTenantPlan(t.database.db, tenant.id, null);
+      await setTrialEnd(t.database.db, tenant.id, new Date(Date.now() - 1000));
+      expect((await api(t, s.cookie, 'GET', '/api/subscription/status')).json()).toMatchObject({ subscription_status: 'inactive', trial_status: 'expired' });
+      expect((await api(t, s.cookie, 'GET', '/api/items')).statusCode).toBe(402);
+      await expect(findTenant(t.database.db, 'nobody')).rejects.toThrow(/No tenant matches/);
+    } finally {
+      await t.close();
+    }
+  });
+});
