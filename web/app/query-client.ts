@@ -26,15 +26,27 @@ function handleUnauthenticated(error: unknown): boolean {
   return true;
 }
 
+/**
+ * 402 SUBSCRIPTION_REQUIRED means the trial ran out since the status was last read (it is cached
+ * for 30 s): reading it again lets the expired-trial gate replace the screen.
+ */
+function handleSubscriptionRequired(queryClient: QueryClient, error: unknown): boolean {
+  if (!hasErrorCode(error, 'SUBSCRIPTION_REQUIRED')) return false;
+  void queryClient.invalidateQueries({ queryKey: ['subscription'] });
+  return true;
+}
+
 /** Creates the query client used by the whole app. */
 export function createQueryClient(): QueryClient {
-  return new QueryClient({
+  const queryClient: QueryClient = new QueryClient({
     queryCache: new QueryCache({
       onError(error, query) {
         console.error(error);
         if (handleUnauthenticated(error)) return;
         // Without a company there is nothing to load yet; the screens send the user to onboarding.
         if (hasErrorCode(error, 'NO_TENANT')) return;
+        // The gate that follows says what is wrong; a load-failure toast would only add noise.
+        if (handleSubscriptionRequired(queryClient, error)) return;
         const message = query.meta?.errorMessage;
         // The id keeps one toast per message when several queries or refetches fail together.
         if (message) toast.error(message, { id: message });
@@ -43,7 +55,8 @@ export function createQueryClient(): QueryClient {
     mutationCache: new MutationCache({
       onError(error) {
         console.error(error);
-        handleUnauthenticated(error);
+        if (handleUnauthenticated(error)) return;
+        handleSubscriptionRequired(queryClient, error);
       },
     }),
     defaultOptions: {
@@ -53,4 +66,5 @@ export function createQueryClient(): QueryClient {
       },
     },
   });
+  return queryClient;
 }

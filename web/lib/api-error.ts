@@ -45,3 +45,15 @@ export function hasErrorCode(error: unknown, ...codes: ApiErrorCode[]): boolean 
 export function saveErrorMessage(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.status === 400 ? error.message : fallback;
 }
+
+/**
+ * The toast text for a refused action: the server's own message whenever it answered with a
+ * reason (any 4xx: a field problem, a role that is not enough, the last record, not enough stock
+ * in the garage), otherwise the screen's fixed `fallback` text. A 401 gets the fallback, since
+ * the route guards take the signed-out user to /login anyway.
+ */
+export function actionErrorMessage(error: unknown, fallback: string): string {
+  if (!(error instanceof ApiError) || error.status < 400 || error.status >= 500) return fallback;
+  if (error.code === 'UNEXPECTED_RESPONSE' || error.code === 'UNAUTHENTICATED') return fallback;
+  return error.message;
+}

@@ -9,3 +9,10 @@ export function formatDateTime(iso: string): string {
 export function formatSignedQuantity(change: number): string {
   return change > 0 ? `+${change}` : String(change);
 }
+
+const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
+
+/** Dollars with 2 decimals, e.g. "$1,234.50"; a missing amount shows as "$0.00" (SPEC.md "Items"). */
+export function formatDollars(amount: number | null | undefined): string {
+  return dollars.format(amount ?? 0);
+}

@@ -1,12 +1,83 @@
-/** /garages: storage locations and their stock (SPEC.md "Garages"); not built yet. */
-import { PlaceholderScreen } from '../../components/ui/PlaceholderScreen';
+/** /garages: storage locations with their stock, Add Garage, inline edit, delete, Edit Inventory (SPEC.md "Garages"). */
+import { useState } from 'react';
+import { Plus, Warehouse } from 'lucide-react';
+import type { Garage } from '../../../common/contracts/stock';
+import { Button } from '../../components/ui/Button';
+import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
+import { LoadError } from '../../components/ui/LoadError';
+import { PageHeader } from '../../components/ui/PageHeader';
+import { PageSpinner } from '../../components/ui/PageSpinner';
 import { SubscriptionGate } from '../subscription/components/SubscriptionGate';
+import { useDeleteGarage } from './api/delete-garage';
+import { useGarages } from './api/get-garages';
+import { AddGarageDialog } from './components/AddGarageDialog';
+import { GarageCard } from './components/GarageCard';
+
+function GaragesScreen() {
+  const garages = useGarages();
+  const remove = useDeleteGarage();
+  const [adding, setAdding] = useState(false);
+  const [deleting, setDeleting] = useState<Garage | null>(null);
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    // The dialog closes either way; a refusal (the last garage) is told by a toast.
+    remove.mutate(deleting.id, { onSettled: () => setDeleting(null) });
+  };
+
+  let content;
+  if (!garages.data) {
+    content = garages.isError ? <LoadError onRetry={() => void garages.refetch()} /> : <PageSpinner />;
+  } else if (garages.data.length === 0) {
+    content = (
+      <div className="flex flex-col items-center gap-3 rounded-xl border border-slate-200 bg-white px-6 py-12 text-center">
+        <Warehouse className="size-12 text-slate-400" aria-hidden="true" />
+        <h2 className="text-xl font-semibold text-slate-900">No Garages Found</h2>
+        <p className="text-base text-slate-600">You haven&apos;t added any garages yet</p>
+        <Button onClick={() => setAdding(true)}>Add Your First Garage</Button>
+      </div>
+    );
+  } else {
+    content = (
+      <div className="grid gap-4 lg:grid-cols-2">
+        {garages.data.map((garage) => (
+          <GarageCard key={garage.id} garage={garage} onDelete={setDeleting} />
+        ))}
+      </div>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="Garages"
+        subtitle="Manage your storage garages"
+        actions={
+          <Button onClick={() => setAdding(true)}>
+            <Plus className="size-5" aria-hidden="true" />
+            Add Garage
+          </Button>
+        }
+      />
+      {content}
+      <AddGarageDialog open={adding} onClose={() => setAdding(false)} />
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Confirm Delete"
+        message="Are you sure you want to delete this garage? This action cannot be undone."
+        isBusy={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      />
+    </>
+  );
+}
 
 /** The Garages screen behind the expired-trial gate. */
 export function GaragesRoute() {
   return (
     <SubscriptionGate message="Your trial has expired. Please subscribe to continue managing garages.">
-      <PlaceholderScreen title="Garages" subtitle="Manage your storage garages" />
+      <GaragesScreen />
     </SubscriptionGate>
   );
 }

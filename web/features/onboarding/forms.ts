@@ -3,8 +3,8 @@
  * becomes the request body of its step, checked by the shared contracts (SPEC.md §5).
  */
 import { z } from 'zod';
-import { moneyInput, nonNegativeInt } from '../../../common/contracts/fields';
 import { companyStepBody, garageStepBody, onboardingItem, unitsStepBody } from '../../../common/contracts/onboarding';
+import { moneyText, wholeNumberText } from '../../lib/number-text';
 
 /** The one message for a missing name, category or address in any row (SPEC.md §5). */
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields';
@@ -33,24 +33,6 @@ export type UnitsDraft = z.infer<typeof unitsDraft>;
 /** A new item row: threshold 0 and cost 0 (SPEC.md §9). */
 export const emptyItem: ItemDraft = { name: '', category: '', minimum_threshold: '0', count_cost: '0' };
 export const emptyUnit: UnitDraft = { name: '', address: '' };
-
-/** Whole number in base 10; text that is not a number counts as 0 (SPEC.md §5). */
-const wholeNumberText = z
-  .string()
-  .transform((text) => {
-    const value = Number.parseInt(text, 10);
-    return Number.isNaN(value) ? 0 : value;
-  })
-  .pipe(nonNegativeInt);
-
-/** Dollars as decimal text; text that is not a number counts as 0 (SPEC.md §5). */
-const moneyText = z
-  .string()
-  .transform((text) => {
-    const value = Number.parseFloat(text);
-    return Number.isNaN(value) ? 0 : value;
-  })
-  .pipe(moneyInput);
 
 /** Company draft -> POST /api/onboarding/company body. */
 export const companyForm = companyStepBody;

@@ -1,0 +1,73 @@
+/** The Add Garage dialog: name, address and the initial inventory (SPEC.md "Garages"). */
+import { useId } from 'react';
+import { useFieldArray, useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { CreateGarageBody } from '../../../../common/contracts/stock';
+import { Button } from '../../../components/ui/Button';
+import { Dialog, DialogActions } from '../../../components/ui/Dialog';
+import { FormAlert } from '../../../components/ui/FormAlert';
+import { TextField } from '../../../components/ui/TextField';
+import { StockRowsEditor } from '../../items/components/StockRowsEditor';
+import { WithItems } from '../../items/components/WithItems';
+import { emptyStockRow } from '../../items/stock-rows';
+import { useCreateGarage } from '../api/create-garage';
+import { createGarageForm, emptyGarageDraft, GARAGE_REQUIRED_MESSAGE, type GarageDraft } from '../garage-forms';
+
+function AddGarageForm({ onClose }: { onClose: () => void }) {
+  const id = useId();
+  const create = useCreateGarage();
+  const {
+    register,
+    control,
+    handleSubmit,
+    formState: { errors },
+  } = useForm<GarageDraft, unknown, CreateGarageBody>({ resolver: zodResolver(createGarageForm), defaultValues: emptyGarageDraft });
+  const { fields, append, remove } = useFieldArray({ control, name: 'inventory' });
+  const rows = useWatch({ control, name: 'inventory' });
+
+  const onSubmit = handleSubmit((body) => create.mutate(body, { onSuccess: onClose }));
+  const missing = Boolean(errors.name || errors.address);
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+      <FormAlert message={missing ? GARAGE_REQUIRED_MESSAGE : undefined} />
+      <TextField id={`${id}-name`} label="Garage Name" invalid={Boolean(errors.name)} {...register('name')} />
+      <TextField id={`${id}-address`} label="Address" autoComplete="street-address" invalid={Boolean(errors.address)} {...register('address')} />
+      <fieldset className="flex flex-col gap-3">
+        <legend className="mb-2 text-base font-semibold text-slate-800">Initial Inventory</legend>
+        <WithItems>
+          {(items) => (
+            <StockRowsEditor
+              idPrefix={id}
+              rowKeys={fields.map((field) => field.id)}
+              rows={rows}
+              items={items}
+              registerItem={(index) => register(`inventory.${index}.item_id`)}
+              registerQuantity={(index) => register(`inventory.${index}.quantity`)}
+              onAdd={() => append({ ...emptyStockRow })}
+              onRemove={remove}
+              emptyText="No items added."
+            />
+          )}
+        </WithItems>
+      </fieldset>
+      <DialogActions>
+        <Button variant="secondary" onClick={onClose}>
+          Cancel
+        </Button>
+        <Button type="submit" isBusy={create.isPending}>
+          {create.isPending ? 'Saving...' : 'Save'}
+        </Button>
+      </DialogActions>
+    </form>
+  );
+}
+
+/** Renders the dialog; closed, the form is discarded, so it opens empty next time. */
+export function AddGarageDialog({ open, onClose }: { open: boolean; onClose: () => void }) {
+  return (
+    <Dialog open={open} onClose={onClose} title="Add Garage">
+      <AddGarageForm onClose={onClose} />
+    </Dialog>
+  );
+}

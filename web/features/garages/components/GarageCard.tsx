@@ -1,0 +1,84 @@
+/**
+ * One garage (SPEC.md "Garages"): name and address with inline edit and delete, and its stock
+ * with Edit Inventory. One of the two edits is open at a time.
+ */
+import { useId, useState } from 'react';
+import { ClipboardList, MapPin, Pencil, Trash2 } from 'lucide-react';
+import type { Garage } from '../../../../common/contracts/stock';
+import { Button } from '../../../components/ui/Button';
+import { Card } from '../../../components/ui/Card';
+import { IconButton } from '../../../components/ui/IconButton';
+import { GarageDetailsForm } from './GarageDetailsForm';
+import { GarageInventoryForm } from './GarageInventoryForm';
+
+type Mode = 'view' | 'details' | 'inventory';
+
+interface GarageCardProps {
+  garage: Garage;
+  onDelete: (garage: Garage) => void;
+}
+
+function StockList({ garage }: { garage: Garage }) {
+  if (garage.inventory.length === 0) return <p className="py-2 text-base text-slate-500">No inventory available</p>;
+  return (
+    <ul className="divide-y divide-slate-100">
+      {garage.inventory.map((row) => (
+        <li key={row.item_id} className="flex items-center justify-between gap-3 py-2">
+          <span className="min-w-0 text-base break-words text-slate-800">{row.item_name}</span>
+          <span className="shrink-0 rounded-full bg-slate-100 px-3 py-0.5 text-base font-semibold text-slate-800 tabular-nums">{row.quantity}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** Renders the card. */
+export function GarageCard({ garage, onDelete }: GarageCardProps) {
+  const [mode, setMode] = useState<Mode>('view');
+  const headingId = useId();
+  const backToView = () => setMode('view');
+
+  return (
+    <Card aria-labelledby={headingId} className="flex flex-col gap-4 p-4 sm:p-5" data-testid="garage-card">
+      {mode === 'details' ? (
+        <>
+          <h2 id={headingId} className="sr-only">
+            {garage.name}
+          </h2>
+          <GarageDetailsForm garage={garage} onDone={backToView} />
+        </>
+      ) : (
+        <div className="flex items-start justify-between gap-2">
+          <div className="min-w-0">
+            <h2 id={headingId} className="text-lg font-semibold break-words text-slate-900">
+              {garage.name}
+            </h2>
+            <p className="mt-1 flex items-start gap-1.5 text-base text-slate-600">
+              <MapPin className="mt-1 size-4 shrink-0" aria-hidden="true" />
+              <span className="break-words">{garage.address}</span>
+            </p>
+          </div>
+          <div className="flex shrink-0">
+            <IconButton icon={Pencil} label={`Edit ${garage.name}`} tone="primary" onClick={() => setMode('details')} />
+            <IconButton icon={Trash2} label={`Delete ${garage.name}`} tone="danger" onClick={() => onDelete(garage)} />
+          </div>
+        </div>
+      )}
+
+      <div className="flex flex-col gap-2 border-t border-slate-100 pt-3">
+        <h3 className="text-base font-semibold text-slate-700">Inventory</h3>
+        {mode === 'inventory' ? (
+          <GarageInventoryForm garage={garage} onDone={backToView} />
+        ) : (
+          <>
+            <StockList garage={garage} />
+            <Button variant="secondary" onClick={() => setMode('inventory')} className="mt-1 self-start">
+              <ClipboardList className="size-5" aria-hidden="true" />
+              Edit Inventory
+            </Button>
+          </>
+        )}
+      </div>
+    </Card>
+  );
+}

@@ -1,0 +1,32 @@
+import { describe, expect, it } from 'vitest';
+import { createGarageForm, emptyGarageDraft, GARAGE_REQUIRED_MESSAGE, garageDetailsForm, garageInventoryForm } from './garage-forms';
+
+const towel = '7b0f9c1e-2d1a-4c55-9a51-0c1d3c1f8a11';
+const soap = '0f3b9a52-8a5e-4b0e-8f7e-5b6c2d1e3f40';
+
+describe('garage forms (SPEC.md "Garages", §5)', () => {
+  it('asks for name and address with one message', () => {
+    const result = createGarageForm.safeParse(emptyGarageDraft);
+    expect(result.error?.issues.map((issue) => issue.message)).toEqual([GARAGE_REQUIRED_MESSAGE, GARAGE_REQUIRED_MESSAGE]);
+    expect(garageDetailsForm.safeParse({ name: 'Depot', address: ' ' }).error?.issues[0]?.message).toBe(GARAGE_REQUIRED_MESSAGE);
+  });
+
+  it('sends the initial inventory without empty rows', () => {
+    expect(
+      createGarageForm.parse({
+        name: ' Main Garage ',
+        address: '1 Depot Road',
+        inventory: [
+          { item_id: towel, quantity: '20' },
+          { item_id: '', quantity: '1' },
+          { item_id: soap, quantity: '0' },
+        ],
+      }),
+    ).toEqual({ name: 'Main Garage', address: '1 Depot Road', inventory: [{ item_id: towel, quantity: 20 }] });
+  });
+
+  it('saves the inventory as exactly the rows left', () => {
+    expect(garageInventoryForm.parse({ inventory: [{ item_id: soap, quantity: '5' }] })).toEqual({ inventory: [{ item_id: soap, quantity: 5 }] });
+    expect(garageInventoryForm.parse({ inventory: [] })).toEqual({ inventory: [] });
+  });
+});

@@ -1,0 +1,98 @@
+/** The Add Item and Edit Item modals (SPEC.md "Items"): name, count cost, category, minimum threshold. */
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import type { Item, ItemBody } from '../../../../common/contracts/stock';
+import { Button } from '../../../components/ui/Button';
+import { Dialog, DialogActions } from '../../../components/ui/Dialog';
+import { FormAlert } from '../../../components/ui/FormAlert';
+import { TextField } from '../../../components/ui/TextField';
+import { useCreateItem } from '../api/create-item';
+import { useUpdateItem } from '../api/update-item';
+import { draftFromItem, emptyItemDraft, ITEM_REQUIRED_MESSAGE, itemForm, type ItemDraft } from '../item-form';
+
+interface ItemFormProps {
+  /** The item being edited; absent for Add Item. */
+  item?: Item;
+  onClose: () => void;
+}
+
+function ItemForm({ item, onClose }: ItemFormProps) {
+  const id = useId();
+  const create = useCreateItem();
+  const update = useUpdateItem();
+  const saving = create.isPending || update.isPending;
+  const {
+    register,
+    handleSubmit,
+    reset,
+    formState: { errors },
+  } = useForm<ItemDraft, unknown, ItemBody>({
+    resolver: zodResolver(itemForm),
+    defaultValues: item ? draftFromItem(item) : emptyItemDraft,
+  });
+
+  const onSubmit = handleSubmit((body) => {
+    if (item) update.mutate({ id: item.id, body }, { onSuccess: onClose });
+    else create.mutate(body, { onSuccess: onClose });
+  });
+  const onCancel = () => {
+    reset(item ? draftFromItem(item) : emptyItemDraft);
+    onClose();
+  };
+  const missing = Boolean(errors.name || errors.category);
+
+  return (
+    <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
+      <FormAlert message={missing ? ITEM_REQUIRED_MESSAGE : undefined} />
+      <TextField id={`${id}-name`} label="Item Name" placeholder="Enter item name" invalid={Boolean(errors.name)} {...register('name')} />
+      <TextField
+        id={`${id}-count-cost`}
+        label="Count Cost ($)"
+        type="number"
+        inputMode="decimal"
+        min={0}
+        step={0.01}
+        placeholder="Enter count cost"
+        error={errors.count_cost?.message}
+        {...register('count_cost')}
+      />
+      <TextField id={`${id}-category`} label="Category" placeholder="Enter category" invalid={Boolean(errors.category)} {...register('category')} />
+      <TextField
+        id={`${id}-minimum-threshold`}
+        label="Minimum Threshold"
+        type="number"
+        inputMode="numeric"
+        min={0}
+        step={1}
+        placeholder="Enter minimum threshold"
+        error={errors.minimum_threshold?.message}
+        {...register('minimum_threshold')}
+      />
+      <DialogActions>
+        <Button variant="secondary" onClick={onCancel}>
+          Cancel
+        </Button>
+        <Button type="submit" isBusy={saving}>
+          {saving ? 'Saving...' : item ? 'Save' : 'Add'}
+        </Button>
+      </DialogActions>
+    </form>
+  );
+}
+
+interface ItemFormDialogProps {
+  open: boolean;
+  item?: Item;
+  onClose: () => void;
+}
+
+/** Add Item when `item` is absent, Edit Item otherwise; closes after a successful save. */
+export function ItemFormDialog({ open, item, onClose }: ItemFormDialogProps) {
+  return (
+    <Dialog open={open} onClose={onClose} title={item ? 'Edit Item' : 'Add Item'}>
+      {/* Keyed by item, so switching from one item's edit to another's starts from its values. */}
+      <ItemForm key={item?.id ?? 'new'} item={item} onClose={onClose} />
+    </Dialog>
+  );
+}
