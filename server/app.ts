@@ -28,6 +28,7 @@ import { dashboardRoutes } from './modules/dashboard/routes';
 import { garageRoutes } from './modules/garages/routes';
 import { itemRoutes } from './modules/items/routes';
 import { onboardingRoutes } from './modules/onboarding/routes';
+import { reportRoutes } from './modules/reports/routes';
 import { sessionRoutes } from './modules/session/routes';
 import { unitRoutes } from './modules/units/routes';
 
@@ -106,6 +107,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(itemRoutes, ctx);
   await app.register(garageRoutes, ctx);
   await app.register(unitRoutes, ctx);
+  await app.register(reportRoutes, ctx);
 
   const webRoot = opts.webRoot && existsSync(join(opts.webRoot, 'index.html')) ? opts.webRoot : undefined;
   // wildcard: files are looked up per request, so a rebuilt web app is served without a restart.

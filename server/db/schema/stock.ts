@@ -152,6 +152,10 @@ export const inventoryLogs = pgTable(
     index('inventory_logs_tenant_created_idx').on(t.tenantId, t.createdAt),
     index('inventory_logs_unit_item_idx').on(t.tenantId, t.unitId, t.itemId),
     index('inventory_logs_garage_item_idx').on(t.tenantId, t.garageId, t.itemId),
+    // Usage rows only (DESIGN.md §4): what cost reports read, by time.
+    index('inventory_logs_usage_idx')
+      .on(t.tenantId, t.createdAt)
+      .where(sql`${t.sourceType} = 'unit' and ${t.quantityChange} < 0 and ${t.type} in ('consumption', 'count')`),
     check(
       'inventory_logs_location',
       sql`(${t.sourceType} = 'unit' and ${t.unitId} is not null) or (${t.sourceType} = 'garage' and ${t.garageId} is not null)`,
