@@ -6,11 +6,11 @@
  * - A limit check runs in the same transaction as the insert it guards, after locking the
  *   tenant's subscription row, so two concurrent creates cannot both take the last free slot.
  */
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, sql } from 'drizzle-orm';
 import type { Feature, LimitedResource, Tier, Usage } from '../../../common/contracts/billing';
 import { UNLIMITED } from '../../../common/contracts/billing';
 import { queryRows, type Db, type Tx } from '../../db/client';
-import { subscriptions, subscriptionTiers } from '../../db/schema/billing';
+import { subscriptionTiers } from '../../db/schema/billing';
 import { AppError } from '../../lib/errors';
 
 /** The plan whose limits apply during the trial. */
@@ -62,16 +62,23 @@ interface AccessState {
  * @throws AppError NO_TENANT when the tenant has no subscription row.
  */
 async function accessState(tx: Tx, tenantId: string, now: Date, forUpdate: boolean): Promise<AccessState> {
-  const query = tx
-    .select({ trialEndsAt: subscriptions.trialEndsAt, status: subscriptions.status, tierId: subscriptions.tierId })
-    .from(subscriptions)
-    .where(eq(subscriptions.tenantId, tenantId));
-  const [sub] = forUpdate ? await query.for('update') : await query;
-  if (!sub) throw new AppError('NO_TENANT', 'No tenant ID available');
-  const active = sub.status === 'active';
-  const tiers = await listTiers(tx);
-  const tier = (active && tiers.find((t) => t.id === sub.tierId)) || tiers.find((t) => t.name === TRIAL_TIER) || tiers[0]!;
-  return { tier, blocked: !active && sub.trialEndsAt.getTime() <= now.getTime() };
+  // One round trip: the subscription with the tier in force, the subscribed one when active,
+  // else the trial plan (a hot path: every gated request runs it).
+  const [row] = await queryRows<TierRow & { trial_ends_at: string | Date; status: string }>(
+    tx,
+    sql`
+    select s.trial_ends_at, s.status, t.id, t.name, t.description, t.price::text as price, t.yearly_price::text as yearly_price,
+           t.per_unit, t.max_units, t.max_items, t.max_garages, t.max_users, t.features
+    from subscriptions s
+    join subscription_tiers t on t.id = coalesce(
+      case when s.status = 'active' then s.tier_id end,
+      (select id from subscription_tiers where name = ${TRIAL_TIER}))
+    where s.tenant_id = ${tenantId}
+    ${forUpdate ? sql`for update of s` : sql``}`,
+  );
+  if (!row) throw new AppError('NO_TENANT', 'No tenant ID available');
+  const { trial_ends_at, status, ...tier } = row;
+  return { tier: toTier(tier), blocked: status !== 'active' && new Date(trial_ends_at).getTime() <= now.getTime() };
 }
 
 /**
