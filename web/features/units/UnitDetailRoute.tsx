@@ -1,12 +1,186 @@
-/** /unit/:unitId: one unit with its garage and inventory (SPEC.md "Unit detail"); not built yet. */
-import { PlaceholderScreen } from '../../components/ui/PlaceholderScreen';
+/**
+ * /unit/:unitId: one unit (SPEC.md "Unit detail") — name, address and garage with Edit Unit and
+ * Change/Assign Garage; its stock with minus, plus and remove; Add Manually; Scan Items (not
+ * available yet).
+ */
+import { useRef, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import { ArrowLeft, MapPin, PackagePlus, Pencil, ScanLine, Warehouse } from 'lucide-react';
+import type { Unit } from '../../../common/contracts/stock';
+import { Button, buttonClasses } from '../../components/ui/Button';
+import { Card } from '../../components/ui/Card';
+import { LoadError } from '../../components/ui/LoadError';
+import { NotAvailableDialog } from '../../components/ui/NotAvailableDialog';
+import { PageSpinner } from '../../components/ui/PageSpinner';
+import { hasErrorCode } from '../../lib/api-error';
+import { useGarages } from '../garages/api/get-garages';
 import { SubscriptionGate } from '../subscription/components/SubscriptionGate';
+import { useAdjustUnitStock, usePendingAdjustments } from './api/adjust-unit-stock';
+import { useUnit } from './api/get-unit';
+import { useRemoveUnitStock } from './api/remove-unit-stock';
+import { AddStockDialog } from './components/AddStockDialog';
+import { EditUnitDialog } from './components/EditUnitDialog';
+import { UnitStockRow } from './components/UnitStockRow';
+import type { StockAdjustment } from './unit-stock';
+
+const backLink = (
+  <Link to="/units" className="mb-3 inline-flex min-h-11 items-center gap-2 text-base font-medium text-blue-700 hover:underline">
+    <ArrowLeft className="size-5" aria-hidden="true" />
+    Back to Units
+  </Link>
+);
+
+function UnitHeader({ unit, onEdit }: { unit: Unit; onEdit: () => void }) {
+  return (
+    <Card className="flex flex-col gap-4 p-4 sm:p-6">
+      <div>
+        <h1 className="text-2xl font-bold break-words text-slate-900 sm:text-3xl">{unit.name}</h1>
+        <p className="mt-1 flex items-start gap-1.5 text-base text-slate-600">
+          <MapPin className="mt-1 size-4 shrink-0" aria-hidden="true" />
+          <span className="break-words">{unit.address}</span>
+        </p>
+      </div>
+      <div className="flex items-start gap-3 rounded-lg bg-slate-50 px-3 py-3" data-testid="unit-garage">
+        <Warehouse className="mt-0.5 size-5 shrink-0 text-slate-500" aria-hidden="true" />
+        {unit.garage ? (
+          <div className="min-w-0">
+            <p className="font-semibold break-words text-slate-900">{unit.garage.name}</p>
+            <p className="text-sm break-words text-slate-600">{unit.garage.address}</p>
+          </div>
+        ) : (
+          <p className="text-base text-slate-600">No garage assigned</p>
+        )}
+      </div>
+      <div className="grid grid-cols-2 gap-2 sm:flex">
+        <Button variant="secondary" onClick={onEdit}>
+          <Pencil className="size-5" aria-hidden="true" />
+          Edit Unit
+        </Button>
+        <Button variant="secondary" onClick={onEdit}>
+          <Warehouse className="size-5" aria-hidden="true" />
+          {unit.garage ? 'Change Garage' : 'Assign Garage'}
+        </Button>
+      </div>
+    </Card>
+  );
+}
+
+function UnitStock({ unit, onAdd, onScan }: { unit: Unit; onAdd: () => void; onScan: () => void }) {
+  const adjust = useAdjustUnitStock(unit.id);
+  const pending = usePendingAdjustments(unit.id);
+  const remove = useRemoveUnitStock();
+  const garages = useGarages();
+  // Taps arriving before the re-render that disables the buttons are dropped here, so one tap
+  // is one request.
+  const inFlight = useRef(new Set<string>());
+
+  const garageStock = new Map(garages.data?.find((garage) => garage.id === unit.garage_id)?.inventory.map((row) => [row.item_id, row.quantity]));
+  const removingItem = remove.isPending ? remove.variables.itemId : undefined;
+
+  const change = (itemId: string, adjustment: StockAdjustment) => {
+    if (inFlight.current.has(itemId)) return;
+    inFlight.current.add(itemId);
+    // mutateAsync settles per call; callbacks given to mutate() would fire only for the latest
+    // call, leaving an earlier row locked. The hook itself reports failures.
+    adjust
+      .mutateAsync({ itemId, adjustment })
+      .catch(() => undefined)
+      .finally(() => inFlight.current.delete(itemId));
+  };
+
+  return (
+    <Card className="flex flex-col gap-3 p-4 sm:p-6" aria-labelledby="unit-inventory-heading">
+      <div className="flex flex-col gap-3 sm:flex-row sm:items-center sm:justify-between">
+        <h2 id="unit-inventory-heading" className="text-xl font-semibold text-slate-900">
+          Inventory
+        </h2>
+        <div className="grid grid-cols-2 gap-2 sm:flex">
+          <Button onClick={onAdd}>
+            <PackagePlus className="size-5" aria-hidden="true" />
+            Add Manually
+          </Button>
+          <Button variant="secondary" onClick={onScan}>
+            <ScanLine className="size-5" aria-hidden="true" />
+            Scan Items
+          </Button>
+        </div>
+      </div>
+      {unit.inventory.length === 0 ? (
+        <div className="flex flex-col items-center gap-3 py-8 text-center">
+          <p className="text-base text-slate-600">No inventory items added yet</p>
+          <Button variant="secondary" onClick={onAdd}>
+            Add Your First Item
+          </Button>
+        </div>
+      ) : (
+        <ul className="divide-y divide-slate-100">
+          {unit.inventory.map((row) => (
+            <UnitStockRow
+              key={row.item_id}
+              row={row}
+              garageQuantity={unit.garage_id ? (garageStock.get(row.item_id) ?? (garages.data ? 0 : undefined)) : undefined}
+              isAdjusting={pending.has(row.item_id)}
+              isRemoving={removingItem === row.item_id}
+              onDecrease={() => change(row.item_id, 'consume')}
+              onIncrease={() => change(row.item_id, 'restock')}
+              onRemove={() => remove.mutate({ unitId: unit.id, itemId: row.item_id })}
+            />
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+function UnitNotFound() {
+  return (
+    <>
+      {backLink}
+      <div className="flex flex-col items-center gap-4 rounded-xl border border-slate-200 bg-white px-6 py-12 text-center">
+        <h1 className="text-xl font-semibold text-slate-900">Unit not found</h1>
+        <p className="text-base text-slate-600">It may have been deleted.</p>
+        <Link to="/units" className={buttonClasses('primary')}>
+          Back to Units
+        </Link>
+      </div>
+    </>
+  );
+}
+
+function UnitDetailScreen({ unitId }: { unitId: string }) {
+  const unit = useUnit(unitId);
+  const [editing, setEditing] = useState(false);
+  const [adding, setAdding] = useState(false);
+  const [scanning, setScanning] = useState(false);
+
+  if (!unit.data) {
+    if (hasErrorCode(unit.error, 'NOT_FOUND')) return <UnitNotFound />;
+    return unit.isError ? <LoadError onRetry={() => void unit.refetch()} /> : <PageSpinner />;
+  }
+  return (
+    <div className="mx-auto flex max-w-3xl flex-col gap-4">
+      <div>{backLink}</div>
+      <UnitHeader unit={unit.data} onEdit={() => setEditing(true)} />
+      <UnitStock unit={unit.data} onAdd={() => setAdding(true)} onScan={() => setScanning(true)} />
+      <EditUnitDialog open={editing} unit={unit.data} onClose={() => setEditing(false)} />
+      <AddStockDialog open={adding} unitId={unitId} onClose={() => setAdding(false)} />
+      <NotAvailableDialog
+        open={scanning}
+        onClose={() => setScanning(false)}
+        title="AI-Powered Inventory Scanner"
+        message="Counting items from a photo is coming soon. Until then, use Add Manually."
+      />
+    </div>
+  );
+}
 
 /** The Unit detail screen behind the expired-trial gate. */
 export function UnitDetailRoute() {
+  const { unitId = '' } = useParams();
   return (
     <SubscriptionGate message="Your trial has expired. Please subscribe to continue managing units.">
-      <PlaceholderScreen title="Unit Details" />
+      {/* Keyed by id: another unit's page starts with its own dialogs closed. */}
+      <UnitDetailScreen key={unitId} unitId={unitId} />
     </SubscriptionGate>
   );
 }

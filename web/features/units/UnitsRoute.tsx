@@ -1,12 +1,143 @@
-/** /units: the units list (SPEC.md "Units"); not built yet. */
-import { PlaceholderScreen } from '../../components/ui/PlaceholderScreen';
+/**
+ * /units: the units list (SPEC.md "Units") with search, Add Unit, the listing import (not
+ * available yet), delete, 'Quick Scan Items' (not available yet) and 'View Details'.
+ */
+import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { Download, House, Plus, Search } from 'lucide-react';
+import type { Unit } from '../../../common/contracts/stock';
+import { Button, buttonClasses } from '../../components/ui/Button';
+import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
+import { LoadError } from '../../components/ui/LoadError';
+import { NotAvailableDialog } from '../../components/ui/NotAvailableDialog';
+import { PageHeader } from '../../components/ui/PageHeader';
+import { PageSpinner } from '../../components/ui/PageSpinner';
+import { unitsKey } from '../../lib/stock-cache';
 import { SubscriptionGate } from '../subscription/components/SubscriptionGate';
+import { useDeleteUnit } from './api/delete-unit';
+import { useUnits } from './api/get-units';
+import { UnitCard } from './components/UnitCard';
+import { filterUnits } from './unit-search';
+
+function NoUnits() {
+  return (
+    <div className="flex flex-col items-center gap-3 rounded-xl border border-slate-200 bg-white px-6 py-12 text-center">
+      <House className="size-12 text-slate-400" aria-hidden="true" />
+      <h2 className="text-xl font-semibold text-slate-900">No Units Found</h2>
+      <p className="text-base text-slate-600">You haven&apos;t added any units yet</p>
+      <Link to="/add-unit" className={buttonClasses('primary')}>
+        Add Your First Unit
+      </Link>
+    </div>
+  );
+}
+
+function UnitsScreen() {
+  const searchId = useId();
+  const queryClient = useQueryClient();
+  const units = useUnits();
+  const remove = useDeleteUnit();
+  const [query, setQuery] = useState('');
+  const [deleting, setDeleting] = useState<Unit | null>(null);
+  const [scanning, setScanning] = useState(false);
+  const [importing, setImporting] = useState(false);
+
+  const confirmDelete = () => {
+    if (!deleting) return;
+    // The dialog closes either way; a refusal (the last unit) is told by a toast.
+    remove.mutate(deleting.id, { onSettled: () => setDeleting(null) });
+  };
+  const closeImport = () => {
+    setImporting(false);
+    // SPEC.md: closing the import dialog refreshes the list.
+    void queryClient.invalidateQueries({ queryKey: unitsKey, exact: true });
+  };
+
+  let content;
+  if (!units.data) {
+    content = units.isError ? <LoadError onRetry={() => void units.refetch()} /> : <PageSpinner />;
+  } else if (units.data.length === 0) {
+    content = <NoUnits />;
+  } else {
+    const shown = filterUnits(units.data, query);
+    content = (
+      <>
+        <div className="relative mb-4">
+          <label htmlFor={searchId} className="sr-only">
+            Search units
+          </label>
+          <Search className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-slate-400" aria-hidden="true" />
+          <input
+            id={searchId}
+            type="search"
+            value={query}
+            onChange={(event) => setQuery(event.target.value)}
+            placeholder="Search units by name or address..."
+            className="min-h-12 w-full rounded-lg border border-slate-300 bg-white py-2 pr-3 pl-10 text-base text-slate-900 placeholder:text-slate-400 focus:outline-2 focus:outline-blue-600"
+          />
+        </div>
+        {shown.length === 0 ? (
+          <p className="rounded-xl border border-slate-200 bg-white px-6 py-10 text-center text-base text-slate-600">No units match your search.</p>
+        ) : (
+          <div className="grid gap-4 md:grid-cols-2 2xl:grid-cols-3">
+            {shown.map((unit) => (
+              <UnitCard key={unit.id} unit={unit} onDelete={setDeleting} onScan={() => setScanning(true)} />
+            ))}
+          </div>
+        )}
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader
+        title="Units"
+        subtitle="Manage your property units"
+        actions={
+          <>
+            <Link to="/add-unit" className={buttonClasses('primary')}>
+              <Plus className="size-5" aria-hidden="true" />
+              Add Unit
+            </Link>
+            <Button variant="secondary" onClick={() => setImporting(true)}>
+              <Download className="size-5" aria-hidden="true" />
+              Import Listings
+            </Button>
+          </>
+        }
+      />
+      {content}
+      <ConfirmDialog
+        open={deleting !== null}
+        title="Delete Unit"
+        message={`Are you sure you want to delete ${deleting?.name ?? 'this unit'}? This action cannot be undone`}
+        isBusy={remove.isPending}
+        onConfirm={confirmDelete}
+        onCancel={() => setDeleting(null)}
+      />
+      <NotAvailableDialog
+        open={scanning}
+        onClose={() => setScanning(false)}
+        title="AI-Powered Inventory Scanner"
+        message="Counting items from a photo is coming soon. Until then, open a unit with View Details and use Add Manually."
+      />
+      <NotAvailableDialog
+        open={importing}
+        onClose={closeImport}
+        title="Import Listings"
+        message="Importing listings from your vacation-rental management provider is not available yet. Add your units with Add Unit for now."
+      />
+    </>
+  );
+}
 
 /** The Units screen behind the expired-trial gate. */
 export function UnitsRoute() {
   return (
     <SubscriptionGate message="Your trial has expired. Please subscribe to continue managing units.">
-      <PlaceholderScreen title="Units" subtitle="Manage your property units" />
+      <UnitsScreen />
     </SubscriptionGate>
   );
 }

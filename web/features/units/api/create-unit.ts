@@ -1,0 +1,30 @@
+/** POST /api/units: Add Unit with its inventory (admins and owners), within the plan's unit limit. */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import toast from 'react-hot-toast';
+import { useNavigate } from 'react-router';
+import { unit, type CreateUnitBody, type Unit } from '../../../../common/contracts/stock';
+import { actionErrorMessage, hasErrorCode } from '../../../lib/api-error';
+import { apiFetch } from '../../../lib/api-fetch';
+import { invalidateStock } from '../../../lib/stock-cache';
+
+/** Creates the unit. @throws ApiError, FORBIDDEN for members, LIMIT_REACHED at the plan's limit */
+export function createUnit(body: CreateUnitBody): Promise<Unit> {
+  return apiFetch('/api/units', { method: 'POST', body, schema: unit });
+}
+
+/** Add Unit mutation; at the plan's limit the user is taken to the plans (SPEC.md §8). */
+export function useCreateUnit() {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  return useMutation({
+    mutationFn: createUnit,
+    onSuccess: async () => {
+      toast.success('Unit and inventory added successfully');
+      await invalidateStock(queryClient);
+    },
+    onError: (error) => {
+      toast.error(actionErrorMessage(error, 'Failed to save unit'));
+      if (hasErrorCode(error, 'LIMIT_REACHED')) void navigate('/subscription');
+    },
+  });
+}

@@ -1,0 +1,28 @@
+/** DELETE /api/units/:id/inventory/:itemId: takes an item off the unit (its stock counted down to 0). */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import toast from 'react-hot-toast';
+import type { Unit } from '../../../../common/contracts/stock';
+import { actionErrorMessage } from '../../../lib/api-error';
+import { apiFetch } from '../../../lib/api-fetch';
+import { invalidateStock, unitKey } from '../../../lib/stock-cache';
+
+/** Removes the stock row. @throws ApiError, 404 when the unit has no such row */
+export async function removeUnitStock({ unitId, itemId }: { unitId: string; itemId: string }): Promise<void> {
+  await apiFetch(`/api/units/${encodeURIComponent(unitId)}/inventory/${encodeURIComponent(itemId)}`, { method: 'DELETE' });
+}
+
+/** Remove mutation; the row leaves the page as soon as the server confirms. */
+export function useRemoveUnitStock() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: removeUnitStock,
+    onSuccess: async (_result, { unitId, itemId }) => {
+      queryClient.setQueryData<Unit>(unitKey(unitId), (unit) =>
+        unit ? { ...unit, inventory: unit.inventory.filter((row) => row.item_id !== itemId) } : unit,
+      );
+      toast.success('Item removed');
+      await invalidateStock(queryClient);
+    },
+    onError: (error) => toast.error(actionErrorMessage(error, 'Failed to update inventory')),
+  });
+}
