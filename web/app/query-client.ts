@@ -47,6 +47,8 @@ export function createQueryClient(): QueryClient {
         if (hasErrorCode(error, 'NO_TENANT')) return;
         // The gate that follows says what is wrong; a load-failure toast would only add noise.
         if (handleSubscriptionRequired(queryClient, error)) return;
+        // An unknown id (e.g. a deleted unit's old link): the screen says "not found" itself.
+        if (hasErrorCode(error, 'NOT_FOUND')) return;
         const message = query.meta?.errorMessage;
         // The id keeps one toast per message when several queries or refetches fail together.
         if (message) toast.error(message, { id: message });

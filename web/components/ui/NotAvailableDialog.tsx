@@ -10,7 +10,7 @@ interface NotAvailableDialogProps {
   message: string;
 }
 
-/** Renders the notice with a Close button. */
+/** Renders the notice with an OK button (the title bar already has the Close icon). */
 export function NotAvailableDialog({ open, onClose, title, message }: NotAvailableDialogProps) {
   return (
     <Dialog open={open} onClose={onClose} title={title}>
@@ -19,7 +19,7 @@ export function NotAvailableDialog({ open, onClose, title, message }: NotAvailab
         <p className="text-base font-medium text-amber-900">{message}</p>
       </div>
       <DialogActions>
-        <Button onClick={onClose}>Close</Button>
+        <Button onClick={onClose}>OK</Button>
       </DialogActions>
     </Dialog>
   );

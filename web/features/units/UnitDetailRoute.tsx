@@ -24,7 +24,7 @@ import { UnitStockRow } from './components/UnitStockRow';
 import type { StockAdjustment } from './unit-stock';
 
 const backLink = (
-  <Link to="/units" className="mb-3 inline-flex min-h-11 items-center gap-2 text-base font-medium text-blue-700 hover:underline">
+  <Link to="/units" className="inline-flex min-h-11 items-center gap-2 text-base font-medium text-blue-700 hover:underline">
     <ArrowLeft className="size-5" aria-hidden="true" />
     Back to Units
   </Link>
@@ -51,12 +51,12 @@ function UnitHeader({ unit, onEdit }: { unit: Unit; onEdit: () => void }) {
           <p className="text-base text-slate-600">No garage assigned</p>
         )}
       </div>
-      <div className="grid grid-cols-2 gap-2 sm:flex">
-        <Button variant="secondary" onClick={onEdit}>
+      <div className="flex flex-wrap gap-2">
+        <Button variant="secondary" onClick={onEdit} className="flex-auto whitespace-nowrap sm:flex-none">
           <Pencil className="size-5" aria-hidden="true" />
           Edit Unit
         </Button>
-        <Button variant="secondary" onClick={onEdit}>
+        <Button variant="secondary" onClick={onEdit} className="flex-auto whitespace-nowrap sm:flex-none">
           <Warehouse className="size-5" aria-hidden="true" />
           {unit.garage ? 'Change Garage' : 'Assign Garage'}
         </Button>
@@ -94,12 +94,12 @@ function UnitStock({ unit, onAdd, onScan }: { unit: Unit; onAdd: () => void; onS
         <h2 id="unit-inventory-heading" className="text-xl font-semibold text-slate-900">
           Inventory
         </h2>
-        <div className="grid grid-cols-2 gap-2 sm:flex">
-          <Button onClick={onAdd}>
+        <div className="flex flex-wrap gap-2">
+          <Button onClick={onAdd} className="flex-auto whitespace-nowrap sm:flex-none">
             <PackagePlus className="size-5" aria-hidden="true" />
             Add Manually
           </Button>
-          <Button variant="secondary" onClick={onScan}>
+          <Button variant="secondary" onClick={onScan} className="flex-auto whitespace-nowrap sm:flex-none">
             <ScanLine className="size-5" aria-hidden="true" />
             Scan Items
           </Button>
@@ -134,8 +134,8 @@ function UnitStock({ unit, onAdd, onScan }: { unit: Unit; onAdd: () => void; onS
 
 function UnitNotFound() {
   return (
-    <>
-      {backLink}
+    <div className="flex flex-col gap-4">
+      <div>{backLink}</div>
       <div className="flex flex-col items-center gap-4 rounded-xl border border-slate-200 bg-white px-6 py-12 text-center">
         <h1 className="text-xl font-semibold text-slate-900">Unit not found</h1>
         <p className="text-base text-slate-600">It may have been deleted.</p>
@@ -143,7 +143,7 @@ function UnitNotFound() {
           Back to Units
         </Link>
       </div>
-    </>
+    </div>
   );
 }
 
@@ -158,7 +158,7 @@ function UnitDetailScreen({ unitId }: { unitId: string }) {
     return unit.isError ? <LoadError onRetry={() => void unit.refetch()} /> : <PageSpinner />;
   }
   return (
-    <div className="mx-auto flex max-w-3xl flex-col gap-4">
+    <div className="mx-auto -mt-2 flex max-w-3xl flex-col gap-4">
       <div>{backLink}</div>
       <UnitHeader unit={unit.data} onEdit={() => setEditing(true)} />
       <UnitStock unit={unit.data} onAdd={() => setAdding(true)} onScan={() => setScanning(true)} />

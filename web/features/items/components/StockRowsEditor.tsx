@@ -76,7 +76,7 @@ export function StockRowsEditor({
                 ))}
               </SelectField>
               <TextField id={`${id}-quantity`} label="Quantity" type="number" inputMode="numeric" min={0} step={1} {...registerQuantity(index)} />
-              <IconButton icon={Trash2} label={`Remove item row ${index + 1}`} tone="danger" onClick={() => onRemove(index)} />
+              <IconButton icon={Trash2} label={`Remove row ${index + 1}`} tone="danger" onClick={() => onRemove(index)} />
             </div>
             {row && renderRowExtra?.(row, item)}
           </div>

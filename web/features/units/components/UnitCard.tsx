@@ -57,12 +57,13 @@ export function UnitCard({ unit, onDelete, onScan }: UnitCardProps) {
         )}
       </div>
 
-      <div className="mt-auto grid grid-cols-2 gap-2 pt-1">
-        <Button variant="secondary" onClick={() => onScan(unit)} className="px-2">
+      {/* Side by side while they fit on one line each, otherwise stacked. */}
+      <div className="mt-auto flex flex-wrap gap-2 pt-1">
+        <Button variant="secondary" onClick={() => onScan(unit)} className="flex-auto px-3 whitespace-nowrap">
           <ScanLine className="size-5 shrink-0" aria-hidden="true" />
           Quick Scan Items
         </Button>
-        <Link to={`/unit/${unit.id}`} className={buttonClasses('primary', 'px-2')}>
+        <Link to={`/unit/${unit.id}`} className={buttonClasses('primary', 'flex-auto px-3 whitespace-nowrap')}>
           View Details
         </Link>
       </div>

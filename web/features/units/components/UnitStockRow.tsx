@@ -32,7 +32,7 @@ export function UnitStockRow({ row, garageQuantity, isAdjusting, isRemoving, onD
         </p>
       </div>
       <IconButton icon={Trash2} label={`Remove ${row.item_name}`} tone="danger" isBusy={isRemoving} onClick={onRemove} className="sm:order-last" />
-      <div role="group" aria-label={`Quantity of ${row.item_name}`} className="flex w-full items-center gap-2 sm:w-auto">
+      <div role="group" aria-label={`Stock of ${row.item_name}`} className="flex w-full items-center gap-2 sm:w-auto">
         <IconButton icon={Minus} label={`Decrease ${row.item_name}`} outlined disabled={isAdjusting || isRemoving} onClick={onDecrease} className="size-12" />
         <QuantityBadge quantity={row.quantity} status={row.status} className="min-w-14 flex-1 py-2 text-lg sm:flex-none" />
         <IconButton icon={Plus} label={`Increase ${row.item_name}`} outlined disabled={isAdjusting || isRemoving} onClick={onIncrease} className="size-12" />
