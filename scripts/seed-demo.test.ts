@@ -1,0 +1,127 @@
+/**
+ * The demo seed on a fresh database: what it creates, that the ledger invariant holds over the
+ * whole simulated history, that the dashboard has something to show, and that the demo
+ * operator can sign in.
+ */
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../server/db/client';
+import { APP_URL, api, backends, createTestApp, type TestApp } from '../server/test/harness';
+import { ledgerMismatches } from '../server/test/stock-fixtures';
+import { DEMO_EMAIL, DEMO_GARAGES, DEMO_ITEMS, DEMO_PASSWORD, DEMO_UNITS } from './demo/catalogue';
+import { seedDemo, type SeedDemoSummary } from './demo/seed';
+
+const DAY = 24 * 60 * 60 * 1000;
+const SEED_TIMEOUT = 180_000;
+
+describe.each(backends)('seed:demo on %s', (backend) => {
+  let t: TestApp;
+  let summary: SeedDemoSummary;
+  const now = new Date();
+
+  beforeAll(async () => {
+    t = await createTestApp(backend);
+    summary = await seedDemo(t.database, { now });
+  }, SEED_TIMEOUT);
+  afterAll(() => t.close());
+
+  const signIn = () =>
+    t.app.inject({
+      method: 'POST',
+      url: '/api/auth/sign-in/email',
+      headers: { 'content-type': 'application/json', origin: APP_URL },
+      payload: { email: DEMO_EMAIL, password: DEMO_PASSWORD },
+    });
+
+  it('creates the company, its garages, properties and items', () => {
+    expect(summary).toMatchObject({
+      status: 'created',
+      email: DEMO_EMAIL,
+      password: DEMO_PASSWORD,
+      units: DEMO_UNITS.length,
+      garages: DEMO_GARAGES.length,
+      items: DEMO_ITEMS.length,
+    });
+    expect(summary.ledgerRows).toBeGreaterThan(5000);
+    expect(summary.usageCost).toBeGreaterThan(1000);
+  });
+
+  it('keeps every quantity equal to the sum of its ledger rows, none negative', async () => {
+    expect(await ledgerMismatches(t)).toEqual([]);
+    const [negative] = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select (select count(*) from unit_inventory where quantity < 0) + (select count(*) from garage_inventory where quantity < 0) as n`,
+    );
+    expect(Number(negative!.n)).toBe(0);
+    // Every property has a row for every item (onboarding creates them), every garage holds stock.
+    const [rows] = await queryRows<{ units: number; garages: number }>(
+      t.database.db,
+      sql`select (select count(*) from unit_inventory)::int as units, (select count(*) from garage_inventory)::int as garages`,
+    );
+    expect(rows).toEqual({ units: DEMO_UNITS.length * DEMO_ITEMS.length, garages: DEMO_GARAGES.length * DEMO_ITEMS.length });
+  });
+
+  it('spreads the ledger over the last 90 days, never in the future', async () => {
+    const [span] = await queryRows<{ first: Date | string; last: Date | string; types: string[] }>(
+      t.database.db,
+      sql`select min(created_at) as first, max(created_at) as last, array_agg(distinct type order by type) as types from inventory_logs`,
+    );
+    const first = new Date(span!.first).getTime();
+    const last = new Date(span!.last).getTime();
+    expect(now.getTime() - first).toBeGreaterThan(88 * DAY);
+    expect(now.getTime() - first).toBeLessThanOrEqual(90 * DAY);
+    expect(last).toBeLessThanOrEqual(now.getTime());
+    expect(now.getTime() - last).toBeLessThan(2 * DAY);
+    expect(span!.types).toEqual(['consumption', 'count', 'external_addition', 'initial', 'restock']);
+    // Transfers come in pairs that cancel out.
+    const unpaired = await queryRows(
+      t.database.db,
+      sql`select transfer_id from inventory_logs where type = 'restock' group by transfer_id having count(*) <> 2 or sum(quantity_change) <> 0`,
+    );
+    expect(unpaired).toEqual([]);
+  });
+
+  it('lets the demo operator sign in to a dashboard with low and critical stock', async () => {
+    const res = await signIn();
+    expect(res.statusCode).toBe(200);
+    const cookie = res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
+    const dashboard = await api(t, cookie, 'GET', '/api/dashboard');
+    expect(dashboard.statusCode).toBe(200);
+    const body = dashboard.json() as {
+      stats: { total_units: number; total_items: number; low_stock_items: number; critical_items: number };
+      unit_alerts: unknown[];
+      recent_activity: { created_at: string }[];
+    };
+    expect(body.stats).toMatchObject({ total_units: DEMO_UNITS.length, total_items: DEMO_ITEMS.length });
+    expect(body.stats.low_stock_items).toBeGreaterThanOrEqual(1);
+    expect(body.stats.critical_items).toBeGreaterThanOrEqual(1);
+    expect(body.stats).toMatchObject({ low_stock_items: summary.lowUnitRows, critical_items: summary.criticalUnitRows });
+    expect(body.unit_alerts.length).toBeGreaterThan(0);
+    expect(body.recent_activity.length).toBeGreaterThan(0);
+    expect(now.getTime() - new Date(body.recent_activity[0]!.created_at).getTime()).toBeLessThan(2 * DAY);
+    const me = (await api(t, cookie, 'GET', '/api/me')).json() as { tenant: { name: string }; role: string };
+    expect(me).toMatchObject({ tenant: { name: 'Seaside Stays' }, role: 'owner' });
+  });
+
+  it('leaves an existing demo user alone, and recreates it with reset', async () => {
+    const count = async () =>
+      (await queryRows<{ users: number; logs: number }>(
+        t.database.db,
+        sql`select (select count(*) from users)::int as users, (select count(*) from inventory_logs)::int as logs`,
+      ))[0]!;
+    const before = await count();
+    const again = await seedDemo(t.database, { now });
+    expect(again).toMatchObject({ status: 'exists', tenantId: summary.tenantId, password: null });
+    expect(await count()).toEqual(before);
+
+    const reset = await seedDemo(t.database, { now, reset: true });
+    expect(reset.status).toBe('created');
+    expect(reset.tenantId).not.toBe(summary.tenantId);
+    // The same seed and clock give the same history, and nothing of the old tenant is left.
+    expect(await count()).toEqual(before);
+    const [left] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from tenants`);
+    expect(left!.n).toBe(1);
+    expect(await ledgerMismatches(t)).toEqual([]);
+    expect((await signIn()).statusCode).toBe(200);
+  }, SEED_TIMEOUT);
+});
