@@ -6,7 +6,7 @@
  * It is drawn in the page's own stacking order rather than the browser's top layer (a native
  * modal <dialog>) so that toasts, which report a failed save, stay visible above it.
  */
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { X } from 'lucide-react';
 
@@ -37,14 +37,19 @@ function DialogPanel({ onClose, title, description, children }: Omit<DialogProps
     onCloseRef.current = onClose;
   }, [onClose]);
 
+  // Read before anything inside takes the focus (a field with autoFocus does so at mount).
+  const [opener] = useState(() => (document.activeElement instanceof HTMLElement ? document.activeElement : null));
+
   useEffect(() => {
     const container = panel.current;
     if (!container) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    // The first field when there is one, else the first button after the close icon.
-    const fields = container.querySelectorAll<HTMLElement>('input:not([disabled]), select:not([disabled]), textarea:not([disabled])');
-    const first = fields[0] ?? focusableIn(container)[1] ?? container;
-    first.focus();
+    // A field that asked for the focus (autoFocus) keeps it; otherwise the first field when
+    // there is one, else the first button after the close icon.
+    if (!container.contains(document.activeElement)) {
+      const fields = container.querySelectorAll<HTMLElement>('input:not([disabled]), select:not([disabled]), textarea:not([disabled])');
+      const first = fields[0] ?? focusableIn(container)[1] ?? container;
+      first.focus();
+    }
 
     const onKeyDown = (event: KeyboardEvent) => {
       if (event.key === 'Escape') {
@@ -74,7 +79,7 @@ function DialogPanel({ onClose, title, description, children }: Omit<DialogProps
       document.body.style.overflow = overflow;
       if (opener?.isConnected) opener.focus();
     };
-  }, []);
+  }, [opener]);
 
   return (
     <div className="fixed inset-0 z-50 flex items-end justify-center bg-slate-900/50 sm:items-center sm:p-4">

@@ -30,7 +30,7 @@ const backLink = (
   </Link>
 );
 
-function UnitHeader({ unit, onEdit }: { unit: Unit; onEdit: () => void }) {
+function UnitHeader({ unit, onEdit }: { unit: Unit; onEdit: (focusGarage: boolean) => void }) {
   return (
     <Card className="flex flex-col gap-4 p-4 sm:p-6">
       <div>
@@ -52,11 +52,11 @@ function UnitHeader({ unit, onEdit }: { unit: Unit; onEdit: () => void }) {
         )}
       </div>
       <div className="flex flex-wrap gap-2">
-        <Button variant="secondary" onClick={onEdit} className="flex-auto whitespace-nowrap sm:flex-none">
+        <Button variant="secondary" onClick={() => onEdit(false)} className="flex-auto whitespace-nowrap sm:flex-none">
           <Pencil className="size-5" aria-hidden="true" />
           Edit Unit
         </Button>
-        <Button variant="secondary" onClick={onEdit} className="flex-auto whitespace-nowrap sm:flex-none">
+        <Button variant="secondary" onClick={() => onEdit(true)} className="flex-auto whitespace-nowrap sm:flex-none">
           <Warehouse className="size-5" aria-hidden="true" />
           {unit.garage ? 'Change Garage' : 'Assign Garage'}
         </Button>
@@ -149,7 +149,8 @@ function UnitNotFound() {
 
 function UnitDetailScreen({ unitId }: { unitId: string }) {
   const unit = useUnit(unitId);
-  const [editing, setEditing] = useState(false);
+  /** The edit form is open; `garage` when opened to change the garage. */
+  const [editing, setEditing] = useState<'closed' | 'unit' | 'garage'>('closed');
   const [adding, setAdding] = useState(false);
   const [scanning, setScanning] = useState(false);
 
@@ -160,9 +161,9 @@ function UnitDetailScreen({ unitId }: { unitId: string }) {
   return (
     <div className="mx-auto -mt-2 flex max-w-3xl flex-col gap-4">
       <div>{backLink}</div>
-      <UnitHeader unit={unit.data} onEdit={() => setEditing(true)} />
+      <UnitHeader unit={unit.data} onEdit={(focusGarage) => setEditing(focusGarage ? 'garage' : 'unit')} />
       <UnitStock unit={unit.data} onAdd={() => setAdding(true)} onScan={() => setScanning(true)} />
-      <EditUnitDialog open={editing} unit={unit.data} onClose={() => setEditing(false)} />
+      <EditUnitDialog open={editing !== 'closed'} unit={unit.data} focusGarage={editing === 'garage'} onClose={() => setEditing('closed')} />
       <AddStockDialog open={adding} unitId={unitId} onClose={() => setAdding(false)} />
       <NotAvailableDialog
         open={scanning}

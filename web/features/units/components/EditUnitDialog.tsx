@@ -17,7 +17,14 @@ import { useGarages } from '../../garages/api/get-garages';
 import { useUpdateUnit } from '../api/update-unit';
 import { editUnitForm, errorMessages, garageOptionLabel, type EditUnitDraft } from '../unit-forms';
 
-function EditUnitForm({ unit, onClose }: { unit: Unit; onClose: () => void }) {
+interface EditUnitFormProps {
+  unit: Unit;
+  /** Opened by 'Change Garage' / 'Assign Garage': the garage picker gets the focus. */
+  focusGarage: boolean;
+  onClose: () => void;
+}
+
+function EditUnitForm({ unit, focusGarage, onClose }: EditUnitFormProps) {
   const id = useId();
   const garages = useGarages();
   const update = useUpdateUnit();
@@ -35,7 +42,7 @@ function EditUnitForm({ unit, onClose }: { unit: Unit; onClose: () => void }) {
   let garagePicker;
   if (garages.data) {
     garagePicker = (
-      <SelectField id={`${id}-garage`} label="Assigned Garage" {...register('garage_id')}>
+      <SelectField id={`${id}-garage`} label="Assigned Garage" autoFocus={focusGarage} {...register('garage_id')}>
         <option value="">-- Select a Garage --</option>
         {garages.data.map((garage) => (
           <option key={garage.id} value={garage.id}>
@@ -74,14 +81,15 @@ function EditUnitForm({ unit, onClose }: { unit: Unit; onClose: () => void }) {
 interface EditUnitDialogProps {
   open: boolean;
   unit: Unit;
+  focusGarage: boolean;
   onClose: () => void;
 }
 
 /** Renders the dialog; it closes after a successful save. */
-export function EditUnitDialog({ open, unit, onClose }: EditUnitDialogProps) {
+export function EditUnitDialog({ open, unit, focusGarage, onClose }: EditUnitDialogProps) {
   return (
     <Dialog open={open} onClose={onClose} title="Edit Unit">
-      <EditUnitForm unit={unit} onClose={onClose} />
+      <EditUnitForm unit={unit} focusGarage={focusGarage} onClose={onClose} />
     </Dialog>
   );
 }
