@@ -7,6 +7,9 @@ import { z } from 'zod';
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
 const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional());
 
+/** The official SDK's own default, written out so the SDK never reads process.env itself. */
+const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
+
 /** Price-id variables: STRIPE_PRICE_{TIER}_{MONTHLY|YEARLY}, e.g. STRIPE_PRICE_STARTER_YEARLY. */
 const PRICE_VAR = /^STRIPE_PRICE_([A-Z0-9_]+)_(MONTHLY|YEARLY)$/;
 
@@ -44,6 +47,14 @@ const schema = z
     STRIPE_WEBHOOK_SECRET: optionalText,
     /** Base URL of the Stripe API (tests point it at a local fake). */
     STRIPE_API_BASE: optionalUrl,
+    /** OpenAI API key; without it reports get a computed summary instead of a written narrative. Never sent to the browser. */
+    OPENAI_API_KEY: optionalText,
+    /** Base URL of an OpenAI-compatible API (tests use a local fake). */
+    OPENAI_BASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().default(OPENAI_DEFAULT_BASE_URL)),
+    /** Chat model that writes the report narrative. */
+    OPENAI_REPORT_MODEL: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).default('gpt-4o')),
+    /** Longest wait for one AI call, in milliseconds; past it the request is abandoned (no retries). */
+    OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(30_000),
   });
 
 /** Validated configuration with defaults applied. `appSecret` may be absent until the data dir provides one. */
@@ -63,6 +74,13 @@ export interface Config {
     apiBase: string | undefined;
     /** Price ids by lower-case tier name, e.g. { starter: { month: 'price_…', year: 'price_…' } }. */
     prices: Record<string, { month?: string; year?: string }>;
+  };
+  openai: {
+    /** Absent: no AI calls are made. */
+    apiKey: string | undefined;
+    baseUrl: string;
+    reportModel: string;
+    timeoutMs: number;
   };
 }
 
@@ -92,6 +110,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: c.MAIL_FROM,
     trialDays: c.TRIAL_DAYS,
     stripe: { secretKey: c.STRIPE_SECRET_KEY, webhookSecret: c.STRIPE_WEBHOOK_SECRET, apiBase: c.STRIPE_API_BASE, prices: priceIds(env) },
+    openai: { apiKey: c.OPENAI_API_KEY, baseUrl: c.OPENAI_BASE_URL, reportModel: c.OPENAI_REPORT_MODEL, timeoutMs: c.OPENAI_TIMEOUT_MS },
   };
 }
 
