@@ -8,8 +8,10 @@ import { createAppRouter } from './router';
 
 /** Renders the whole app. */
 export function App() {
-  const [queryClient] = useState(createQueryClient);
   const [router] = useState(createAppRouter);
+  const [queryClient] = useState(() =>
+    createQueryClient({ pathname: () => router.state.location.pathname, navigate: (to) => void router.navigate(to) }),
+  );
   return (
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />

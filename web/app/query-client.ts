@@ -1,9 +1,11 @@
 /**
  * The app's TanStack Query client. Failed queries retry only when the network failed (up to 3
- * times, 1 s apart — SPEC.md §9); a query names its toast text in `meta.errorMessage`.
+ * times, 1 s apart — SPEC.md §9); a query names its toast text in `meta.errorMessage`. A
+ * mutation refused because of the plan takes the user to the plans (handle-plan-error.ts).
  */
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
+import { handlePlanError, isPlanError, type AppNavigation } from '../features/subscription/handle-plan-error';
 import { hasErrorCode, isNetworkError } from '../lib/api-error';
 import { recheckSession } from '../lib/auth-client';
 
@@ -36,8 +38,11 @@ function handleSubscriptionRequired(queryClient: QueryClient, error: unknown): b
   return true;
 }
 
-/** Creates the query client used by the whole app. */
-export function createQueryClient(): QueryClient {
+/**
+ * Creates the query client used by the whole app.
+ * @param navigation the app's router, for taking the user to the plans after a plan error.
+ */
+export function createQueryClient(navigation: AppNavigation): QueryClient {
   const queryClient: QueryClient = new QueryClient({
     queryCache: new QueryCache({
       onError(error, query) {
@@ -55,10 +60,17 @@ export function createQueryClient(): QueryClient {
       },
     }),
     mutationCache: new MutationCache({
-      onError(error) {
+      onError(error, _variables, _context, mutation) {
         console.error(error);
         if (handleUnauthenticated(error)) return;
         handleSubscriptionRequired(queryClient, error);
+        if (!isPlanError(error)) return;
+        // A mutation with its own onError toasts its failures itself (with the server's message
+        // for a 402), so only one without gets the toast here. This handler runs before the
+        // mutation's own; waiting for it lets a screen that already went to the plans on its
+        // own stay there without a second history entry.
+        const toastHere = !mutation.options.onError;
+        setTimeout(() => handlePlanError(error, navigation, { toast: toastHere }));
       },
     }),
     defaultOptions: {
