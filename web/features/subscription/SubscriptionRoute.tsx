@@ -1,12 +1,68 @@
-/** /subscription: plans and billing (SPEC.md "Subscription"); only the current plan is shown yet. */
-import { PlaceholderScreen } from '../../components/ui/PlaceholderScreen';
+/**
+ * /subscription: plans and billing (SPEC.md "Subscription"): the current plan, the usage of its
+ * limits, the Monthly/Yearly switch, one card per plan with Subscribe, and the billing note.
+ */
+import { useState } from 'react';
+import { LoadError } from '../../components/ui/LoadError';
+import { PageHeader } from '../../components/ui/PageHeader';
+import { PageSpinner } from '../../components/ui/PageSpinner';
+import { isAccessBlocked } from './access';
+import { useStartCheckout } from './api/start-checkout';
+import { useSubscriptionStatus } from './api/get-subscription-status';
+import { useSubscriptionTiers } from './api/get-subscription-tiers';
+import { BillingIntervalToggle } from './components/BillingIntervalToggle';
 import { CurrentPlanBox } from './components/CurrentPlanBox';
+import { TierCard } from './components/TierCard';
+import { UsageSummary } from './components/UsageSummary';
+import type { BillingInterval } from './plan-display';
+import { useCheckoutReturn } from './use-checkout-return';
+
+function Plans({ billingInterval }: { billingInterval: BillingInterval }) {
+  const tiers = useSubscriptionTiers();
+  const { data: status } = useSubscriptionStatus();
+  const checkout = useStartCheckout();
+
+  if (!tiers.data) return tiers.isError ? <LoadError onRetry={() => void tiers.refetch()} /> : <PageSpinner />;
+
+  const currentTier = status?.subscription_status === 'active' ? status.tier_name : null;
+  // After success too: the browser is on its way to the provider's page.
+  const startingTierId = checkout.isPending || checkout.isSuccess ? checkout.variables?.tier_id : undefined;
+  return (
+    <div className="grid grid-cols-1 gap-6 pt-3 md:grid-cols-3 md:gap-4 xl:gap-6">
+      {tiers.data.map((tier) => (
+        <TierCard
+          key={tier.id}
+          tier={tier}
+          interval={billingInterval}
+          isCurrent={tier.name === currentTier}
+          isBusy={tier.id === startingTierId}
+          isDisabled={startingTierId !== undefined}
+          onSubscribe={(chosen) => checkout.mutate({ tier_id: chosen.id, interval: billingInterval })}
+        />
+      ))}
+    </div>
+  );
+}
 
 /** The Subscription screen. */
 export function SubscriptionRoute() {
+  useCheckoutReturn();
+  const [billingInterval, setBillingInterval] = useState<BillingInterval>('year');
+  const { data: status } = useSubscriptionStatus();
   return (
-    <PlaceholderScreen title="Subscription Plans" subtitle="Choose the perfect plan for your business">
-      <CurrentPlanBox />
-    </PlaceholderScreen>
+    <>
+      <PageHeader title="Subscription Plans" subtitle="Choose the perfect plan for your business" />
+      <div className="flex flex-col gap-6">
+        <CurrentPlanBox />
+        {/* Once the trial has expired nothing can be created, so the plans matter, not the limits. */}
+        {status && !isAccessBlocked(status) && <UsageSummary />}
+        <BillingIntervalToggle value={billingInterval} onChange={setBillingInterval} />
+        <Plans billingInterval={billingInterval} />
+        <p className="mx-auto max-w-2xl text-center text-sm text-slate-600">
+          Payments are processed securely by Stripe, our card payment provider. Billing is automatic at the start of each month or
+          year, and you can cancel or change your plan at any time.
+        </p>
+      </div>
+    </>
   );
 }

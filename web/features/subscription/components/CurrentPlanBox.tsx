@@ -1,26 +1,61 @@
-/** The 'Current Plan' box of the Subscription screen (SPEC.md "Subscription"). */
+/**
+ * The 'Current Plan' box of the Subscription screen (SPEC.md "Subscription"): the subscribed
+ * plan with 'Manage Subscription', the days left in the trial, or the expired trial.
+ */
+import type { SubscriptionStatus } from '../../../../common/contracts/session';
+import { Button } from '../../../components/ui/Button';
 import { isInActiveTrial } from '../access';
+import { useOpenPortal } from '../api/open-portal';
 import { useSubscriptionStatus } from '../api/get-subscription-status';
 
-/** The sentence for the tenant's state; null while it is unknown or there is no company yet. */
-function useCurrentPlanText(): string | null {
-  const { data: status } = useSubscriptionStatus();
-  if (!status) return null;
-  if (status.subscription_status === 'active') return `You are currently on the ${status.tier_name ?? 'current'} plan`;
-  if (isInActiveTrial(status)) return `Trial Period - ${status.days_remaining} days remaining`;
+type PlanState = 'subscribed' | 'trial' | 'expired';
+
+function planState(status: SubscriptionStatus): PlanState {
+  if (status.subscription_status === 'active') return 'subscribed';
+  return isInActiveTrial(status) ? 'trial' : 'expired';
+}
+
+function planText(state: PlanState, status: SubscriptionStatus): string {
+  if (state === 'subscribed') return `You are currently on the ${status.tier_name ?? 'current'} plan`;
+  if (state === 'trial') return `Trial Period - ${status.days_remaining} days remaining`;
   return 'Your trial has expired. Please subscribe to continue.';
 }
 
-/** Renders the box once the status is known. */
-export function CurrentPlanBox() {
-  const text = useCurrentPlanText();
-  if (!text) return null;
+const toneClasses: Record<PlanState, string> = {
+  subscribed: 'border-blue-200 bg-blue-50 text-blue-950',
+  trial: 'border-blue-200 bg-blue-50 text-blue-950',
+  expired: 'border-amber-300 bg-amber-50 text-amber-950',
+};
+
+function ManageSubscriptionButton() {
+  const portal = useOpenPortal();
   return (
-    <section aria-labelledby="current-plan-heading" className="rounded-xl border border-blue-200 bg-blue-50 px-5 py-4">
-      <h2 id="current-plan-heading" className="text-lg font-semibold text-blue-950">
-        Current Plan
-      </h2>
-      <p className="mt-1 text-base text-blue-900">{text}</p>
+    // Stays busy after success too, while the browser leaves for the portal.
+    <Button variant="secondary" isBusy={portal.isPending || portal.isSuccess} onClick={() => portal.mutate()} className="shrink-0">
+      Manage Subscription
+    </Button>
+  );
+}
+
+/** Renders the box once the status is known; nothing before the company exists. */
+export function CurrentPlanBox() {
+  const { data: status } = useSubscriptionStatus();
+  if (!status) return null;
+  const state = planState(status);
+  return (
+    <section
+      aria-labelledby="current-plan-heading"
+      className={`flex flex-col gap-3 rounded-xl border px-5 py-4 sm:flex-row sm:items-center sm:justify-between ${toneClasses[state]}`}
+    >
+      <div>
+        <h2 id="current-plan-heading" className="text-lg font-semibold">
+          Current Plan
+        </h2>
+        <p className="mt-1 text-base" data-testid="current-plan-text">
+          {planText(state, status)}
+        </p>
+      </div>
+      {state === 'subscribed' && <ManageSubscriptionButton />}
     </section>
   );
 }
