@@ -14,6 +14,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Db } from './db/client';
+import { createAi, type AiProvider } from './integrations/ai';
 import { createStripeBilling, type BillingProvider } from './integrations/billing';
 import { createMailer, type Mailer } from './integrations/mail';
 import { installErrorHandler } from './lib/error-handler';
@@ -28,6 +29,7 @@ import { dashboardRoutes } from './modules/dashboard/routes';
 import { garageRoutes } from './modules/garages/routes';
 import { itemRoutes } from './modules/items/routes';
 import { onboardingRoutes } from './modules/onboarding/routes';
+import { assistantRoutes } from './modules/reports/assistant-routes';
 import { reportRoutes } from './modules/reports/routes';
 import { sessionRoutes } from './modules/session/routes';
 import { unitRoutes } from './modules/units/routes';
@@ -39,6 +41,8 @@ export interface BuildAppOptions {
   mailer?: Mailer;
   /** Billing provider; default: Stripe when configured, else none (billing off). */
   billing?: BillingProvider | null;
+  /** AI provider; default: OpenAI when OPENAI_API_KEY is set, else none (computed summaries). */
+  ai?: AiProvider | null;
   now?: () => Date;
   /** Auth POSTs allowed per IP per minute (default 30). */
   authRateLimitPerMinute?: number;
@@ -108,6 +112,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(garageRoutes, ctx);
   await app.register(unitRoutes, ctx);
   await app.register(reportRoutes, ctx);
+  await app.register(assistantRoutes, { ctx, ai: opts.ai !== undefined ? opts.ai : createAi(opts.config.openai) });
 
   const webRoot = opts.webRoot && existsSync(join(opts.webRoot, 'index.html')) ? opts.webRoot : undefined;
   // wildcard: files are looked up per request, so a rebuilt web app is served without a restart.

@@ -1,0 +1,57 @@
+/**
+ * The assistant's text (DESIGN.md §7): a language model, when one is configured, writes a short
+ * narrative over the facts computed from the database and is told to add no numbers of its own;
+ * it sees only the facts and the top CSV rows, never ledger rows. Without a model, or when the
+ * call fails or times out, the text is a plain summary of the same facts with a note saying why.
+ */
+import type { AiProvider } from '../../../integrations/ai';
+import { toCsv, type ReportFacts } from './shared';
+
+/** CSV rows shown to the model after the facts. */
+export const NARRATIVE_ROWS = 10;
+
+export const NO_MODEL_NOTE = '_No AI model is configured on this server: showing the computed summary._';
+export const UNAVAILABLE_NOTE = '_AI narrative unavailable: showing the computed summary._';
+
+export const SYSTEM_PROMPT = [
+  'You are an inventory analyst for short-term rental operators.',
+  'Write a short, human-readable summary in Markdown of the report facts you are given, for the named report type:',
+  'a heading, a few short paragraphs or bullet points, and the most useful next steps.',
+  'Use only the numbers given in the facts and rows; do not calculate, estimate or add numbers of your own.',
+  'Do not output HTML, tables or CSV.',
+].join(' ');
+
+/** The user message: the report type's label, the facts, and the top rows as CSV. */
+export function narrativePrompt(label: string, report: ReportFacts): string {
+  const lines = [`Report type: ${label}`, '', 'Facts:', ...report.facts.map((f) => `- ${f}`)];
+  if (report.rows.length > 0) {
+    lines.push('', `Top rows of the report (CSV, at most ${NARRATIVE_ROWS}):`, toCsv(report.columns, report.rows.slice(0, NARRATIVE_ROWS)));
+  }
+  return lines.join('\n');
+}
+
+/** The summary without a model: the label as title, the facts as bullets, then `note`. */
+export function plainSummary(label: string, facts: string[], note: string): string {
+  return [`## ${label}`, '', ...facts.map((f) => `- ${f}`), '', note].join('\n');
+}
+
+/**
+ * Writes the text of a report. Never throws for the model's sake: a failed or timed-out call is
+ * passed to `onError` (for the log) and answered with the plain summary.
+ * @returns markdown and whether the model wrote it.
+ */
+export async function writeReportText(
+  ai: AiProvider | null,
+  label: string,
+  report: ReportFacts,
+  onError: (err: unknown) => void,
+): Promise<{ text: string; ai_narrative: boolean }> {
+  if (!ai) return { text: plainSummary(label, report.facts, NO_MODEL_NOTE), ai_narrative: false };
+  try {
+    const text = await ai.writeNarrative({ system: SYSTEM_PROMPT, user: narrativePrompt(label, report) });
+    return { text, ai_narrative: true };
+  } catch (err) {
+    onError(err);
+    return { text: plainSummary(label, report.facts, UNAVAILABLE_NOTE), ai_narrative: false };
+  }
+}

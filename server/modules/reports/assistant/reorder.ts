@@ -1,0 +1,93 @@
+/**
+ * Restock Recommendations (SPEC.md §9 `reorder`), per garage and item:
+ * - on hand: the garage's stock now;
+ * - units' shortfall: what the units assigned to that garage (units.garage_id) need to bring
+ *   each of their stock rows of the item up to the item's minimum_threshold;
+ * - average daily use: those units' usage of the item over the range ÷ the range's days;
+ * - days of cover: on hand ÷ average daily use (none without use);
+ * - order quantity: COVER_DAYS days of average use, rounded up, plus the units' shortfall, minus
+ *   on hand, never below 0.
+ * Everything is exact SQL numeric; divisions come last so ceil() never sees a rounding tail.
+ * Units without a garage have no supply to plan for and are only counted in the facts.
+ * Rows: the largest order first, then the fewest days of cover.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows } from '../../../db/client';
+import { count, listed, LISTED, namedUsage, period, type ReportBuilder } from './shared';
+
+/** Days of use an order should cover. */
+export const COVER_DAYS = 14;
+
+export const reorderReport: ReportBuilder = async (tx, tenantId, range) => {
+  const days = sql`${range.days}::int`;
+  const plan = sql`
+    with used as (
+      select garage_id, item_id, sum(used) as used from (${namedUsage(tenantId, range)}) us
+      where garage_id is not null group by 1, 2
+    ),
+    shortfall as (
+      select u.garage_id, s.item_id, sum(greatest(i.minimum_threshold - s.quantity, 0)) as shortfall
+      from unit_inventory s
+      join units u on u.tenant_id = s.tenant_id and u.id = s.unit_id
+      join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
+      where s.tenant_id = ${tenantId} and u.garage_id is not null group by 1, 2
+    ),
+    on_hand as (select garage_id, item_id, quantity from garage_inventory where tenant_id = ${tenantId}),
+    pairs as (
+      select garage_id, item_id from on_hand union select garage_id, item_id from shortfall union select garage_id, item_id from used
+    )
+    select g.name as garage, i.name as item, coalesce(h.quantity, 0) as on_hand, coalesce(sh.shortfall, 0) as shortfall,
+      coalesce(us.used, 0) as used
+    from pairs p
+    join garages g on g.tenant_id = ${tenantId} and g.id = p.garage_id
+    join items i on i.tenant_id = ${tenantId} and i.id = p.item_id
+    left join on_hand h on h.garage_id = p.garage_id and h.item_id = p.item_id
+    left join shortfall sh on sh.garage_id = p.garage_id and sh.item_id = p.item_id
+    left join used us on us.garage_id = p.garage_id and us.item_id = p.item_id`;
+  const computed = sql`
+    select garage, item, on_hand, shortfall, used,
+      case when used > 0 then on_hand::numeric * ${days} / used end as cover,
+      greatest(0, ceil(${COVER_DAYS}::int * used::numeric / ${days}) + shortfall - on_hand) as to_order
+    from (${plan}) p`;
+
+  // Rows and the facts' examples come from the same order, each with its own filter and limit.
+  const pick = (where: SQL, n: number) =>
+    queryRows<{ garage: string; item: string; on_hand: number; shortfall: number; per_day: string; cover: string | null; to_order: number }>(
+      tx,
+      sql`select garage, item, on_hand::int, shortfall::int, round(used::numeric / ${days}, 2)::text as per_day,
+            round(cover, 1)::text as cover, to_order::int
+          from (${computed}) c where ${where}
+          order by to_order desc, c.cover asc nulls last, garage, item limit ${n}`,
+    );
+  const rows = await pick(sql`true`, range.limit);
+  const toOrder = await pick(sql`to_order > 0`, LISTED);
+  const [t] = await queryRows<{ lines: number; total: number; unassigned: number }>(
+    tx,
+    sql`select count(*) filter (where to_order > 0)::int as lines, coalesce(sum(to_order), 0)::int as total,
+          (select count(*) from units where tenant_id = ${tenantId} and garage_id is null)::int as unassigned
+        from (${computed}) c`,
+  );
+
+  const lines = Number(t!.lines);
+  const facts = [
+    `Rule: order quantity = ${COVER_DAYS} days of average daily use (rounded up) plus what the garage's units need to reach their items' minimums, minus the garage's stock on hand, never below 0.`,
+    `Average daily use = what the garage's units used in ${period(range)} ÷ ${range.days}; days of cover = stock on hand ÷ average daily use.`,
+    lines === 0
+      ? 'Nothing needs ordering: every garage covers its units.'
+      : `${count(lines, 'garage item')} to order, ${count(Number(t!.total), 'piece')} in total.`,
+  ];
+  if (toOrder.length > 0) {
+    const parts = toOrder.map((r) => {
+      const use = r.cover === null ? 'no use in the range' : `${r.per_day} used per day, ${r.cover} days of cover`;
+      return `${Number(r.to_order)} ${r.item} for ${r.garage} (${Number(r.on_hand)} on hand, units short ${Number(r.shortfall)}, ${use})`;
+    });
+    facts.push(`Order ${listed(parts, lines)}.`);
+  }
+  const unassigned = Number(t!.unassigned);
+  if (unassigned > 0) facts.push(`${count(unassigned, 'unit has', 'units have')} no garage; what they use and need is left out of this plan.`);
+  return {
+    facts,
+    columns: ['Garage', 'Item', 'On hand', "Units' shortfall", 'Average daily use', 'Days of cover', 'Order quantity'],
+    rows: rows.map((r) => [r.garage, r.item, Number(r.on_hand), Number(r.shortfall), r.per_day, r.cover ?? '', Number(r.to_order)]),
+  };
+};

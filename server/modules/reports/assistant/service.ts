@@ -1,0 +1,46 @@
+/**
+ * The report assistant (SPEC.md "Reports" AI assistant, §9 report types; DESIGN.md §7): computes
+ * the chosen report's facts and CSV from the database, then has the language model, when one is
+ * configured, write the narrative over those facts. It is the plan feature `ai_reports` and sits
+ * behind the expired-trial gate.
+ */
+import type { AssistantBody, AssistantReply } from '../../../../common/contracts/reports';
+import { reportTypeLabels } from '../../../../common/contracts/reports';
+import type { Db } from '../../../db/client';
+import { enterTenantScope } from '../../../db/tenant-tx';
+import type { AiProvider } from '../../../integrations/ai';
+import { assertFeature } from '../../billing/plans';
+import { writeReportText } from './narrative';
+import { reportBuilders } from './registry';
+import { reportRange, toCsv } from './shared';
+
+/**
+ * Answers one assistant request of `tenantId` as of `now` (UTC): the range is the `days` days
+ * before `now`, the CSV holds at most `limit` records. A model failure is passed to `onAiError`
+ * and the computed summary is returned instead.
+ * @throws AppError SUBSCRIPTION_REQUIRED (expired trial, 402) | FORBIDDEN (plan without ai_reports, 403)
+ */
+export async function runAssistant(
+  db: Db,
+  ai: AiProvider | null,
+  tenantId: string,
+  body: AssistantBody,
+  now: Date,
+  onAiError: (err: unknown) => void,
+): Promise<AssistantReply> {
+  const range = reportRange(now, body.days, body.limit);
+  // withTenant's scope on a read-only snapshot, so every query of a report sees the same ledger
+  // and the facts agree with the rows even while stock moves.
+  const report = await db.transaction(
+    async (tx) => {
+      await enterTenantScope(tx, tenantId);
+      await assertFeature(tx, tenantId, 'ai_reports', now);
+      return reportBuilders[body.type](tx, tenantId, range);
+    },
+    { isolationLevel: 'repeatable read', accessMode: 'read only' },
+  );
+  // The transaction is over before the model is called: a slow model must not hold a
+  // connection (PGlite has only one).
+  const { text, ai_narrative } = await writeReportText(ai, reportTypeLabels[body.type], report, onAiError);
+  return { type: body.type, text, csv: toCsv(report.columns, report.rows), records: report.rows.length, ai_narrative };
+}

@@ -1,0 +1,66 @@
+/**
+ * Usage Analysis Per Stay (SPEC.md §9 `usage`): per unit and item, what was used in the range
+ * and what it cost (usage as defined in usage-sql.ts), the average per day of the range and the
+ * busiest UTC day. The facts add the totals, the average per day over all units, the busiest
+ * day and the units that used the most. Rows: by cost, then quantity used.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { queryRows } from '../../../db/client';
+import { count, listed, LISTED, money, namedUsage, period, usd, type ReportBuilder } from './shared';
+
+export const usageReport: ReportBuilder = async (tx, tenantId, range) => {
+  const usage = namedUsage(tenantId, range);
+  const perDay = (used: SQL) => sql`round(${used}::numeric / ${range.days}::int, 2)::text`;
+
+  const rows = await queryRows<{ unit: string; item: string; used: number; cost: string; per_day: string; busiest_day: string; busiest_used: number }>(
+    tx,
+    sql`
+    with usage as (${usage}),
+    per as (
+      select unit_id, unit_name, item_id, item_name, sum(used) as used, sum(cost) as cost from usage group by 1, 2, 3, 4
+    ),
+    busiest as (
+      select distinct on (unit_id, item_id) unit_id, item_id, day, used
+      from (select unit_id, item_id, day, sum(used) as used from usage group by 1, 2, 3) d
+      order by unit_id, item_id, used desc, day
+    )
+    select p.unit_name as unit, p.item_name as item, p.used::int as used, ${money(sql`p.cost`)} as cost, ${perDay(sql`p.used`)} as per_day,
+      to_char(b.day, 'YYYY-MM-DD') as busiest_day, b.used::int as busiest_used
+    from per p join busiest b on b.unit_id = p.unit_id and b.item_id = p.item_id
+    order by p.cost desc, p.used desc, p.unit_name, p.item_name limit ${range.limit}`,
+  );
+  const [t] = await queryRows<{ used: number; cost: string; units: number; per_day: string }>(
+    tx,
+    sql`select coalesce(sum(used), 0)::int as used, ${money(sql`sum(cost)`)} as cost, count(distinct unit_id)::int as units,
+          ${perDay(sql`coalesce(sum(used), 0)`)} as per_day
+        from (${usage}) u`,
+  );
+  const [busiest] = await queryRows<{ day: string; used: number; cost: string }>(
+    tx,
+    sql`select to_char(day, 'YYYY-MM-DD') as day, sum(used)::int as used, ${money(sql`sum(cost)`)} as cost
+        from (${usage}) u group by u.day order by sum(used) desc, u.day limit 1`,
+  );
+  const units = await queryRows<{ unit: string; used: number; cost: string; n: number }>(
+    tx,
+    sql`select unit_name as unit, sum(used)::int as used, ${money(sql`sum(cost)`)} as cost, count(*) over ()::int as n
+        from (${usage}) u group by unit_id, unit_name order by sum(u.cost) desc, sum(u.used) desc, unit_name limit ${LISTED}`,
+  );
+
+  const facts = [
+    'Usage is what was consumed at units plus stock found missing in unit counts; transfers between locations are not usage.',
+  ];
+  if (!busiest) {
+    facts.push(`No usage was recorded in ${period(range)}.`);
+  } else {
+    facts.push(
+      `In ${period(range)}: ${count(Number(t!.used), 'item')} used at ${count(Number(t!.units), 'unit')}, costing ${usd(t!.cost)}; ${t!.per_day} used per day on average.`,
+      `Busiest day: ${busiest.day} (UTC), ${Number(busiest.used)} used, ${usd(busiest.cost)}.`,
+      `By unit: ${listed(units.map((u) => `${u.unit} ${Number(u.used)} used (${usd(u.cost)})`), Number(units[0]!.n))}.`,
+    );
+  }
+  return {
+    facts,
+    columns: ['Unit', 'Item', 'Used', 'Cost ($)', 'Average per day', 'Busiest day (UTC)', 'Used that day'],
+    rows: rows.map((r) => [r.unit, r.item, Number(r.used), r.cost, r.per_day, r.busiest_day, Number(r.busiest_used)]),
+  };
+};
