@@ -11,7 +11,7 @@ import { ConfigError, loadConfig } from '../../../config';
 import { enterTenantScope } from '../../../db/tenant-tx';
 import { createAi } from '../../../integrations/ai';
 import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai';
-import { api, backends, createTestApp, type TestApp } from '../../../test/harness';
+import { api, backends, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness';
 import { stockTenant, type StockTenant } from '../../../test/stock-fixtures';
 import { setTenantPlan, setTrialEnd } from '../../billing/operator';
 import { narrativePrompt, NO_MODEL_NOTE, plainSummary, SYSTEM_PROMPT, UNAVAILABLE_NOTE } from './narrative';
@@ -383,6 +383,19 @@ describe.each(backends)('report assistant access on %s', (backend) => {
     expect(reply.text.startsWith('## Supply Overview & Insights\n\n- 2 items tracked across 1 garage and 1 unit.')).toBe(true);
     expect(reply.text.endsWith(`\n\n${NO_MODEL_NOTE}`)).toBe(true);
     expect(reply.csv.split('\n')[0]).toBe('Item,Category,In garages,In units,Units low,Units critical,Used,Cost ($)');
+  });
+
+  it('answers every report type for a company that has no stock yet', async () => {
+    const cookie = await signUpAndSignIn(t, 'fresh@example.com');
+    expect((await api(t, cookie, 'POST', '/api/onboarding/company', { company_name: 'Fresh Start' })).statusCode).toBe(201);
+    for (const type of reportTypes) {
+      const res = await api(t, cookie, 'POST', '/api/reports/assistant', { type });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toMatchObject({ type, records: 0, ai_narrative: false });
+    }
+    const summary = (await api(t, cookie, 'POST', '/api/reports/assistant', { type: 'summary' })).json();
+    expect(summary.text).toContain('- 0 items tracked across 0 garages and 0 units.');
+    expect(summary.csv).toBe('Item,Category,In garages,In units,Units low,Units critical,Used,Cost ($)\n');
   });
 
   it('validates the body and needs a session', async () => {

@@ -16,7 +16,7 @@ import { queryRows } from '../../../db/client';
 import { count, listed, LISTED, namedUsage, period, type ReportBuilder } from './shared';
 
 /** Days of use an order should cover. */
-export const COVER_DAYS = 14;
+const COVER_DAYS = 14;
 
 export const reorderReport: ReportBuilder = async (tx, tenantId, range) => {
   const days = sql`${range.days}::int`;

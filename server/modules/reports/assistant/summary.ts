@@ -11,10 +11,11 @@ import { count, listed, LISTED, money, period, stockStatus, usd, type ReportBuil
 
 export const summaryReport: ReportBuilder = async (tx, tenantId, range) => {
   const status = stockStatus(sql`s.quantity`, sql`i.minimum_threshold`);
+  const usage = usageRows(tenantId, range.start, range.end);
   const perItem = sql`
     with used as (
       select item_id, sum(used) as used, sum(cost) as cost
-      from (${usageRows(tenantId, range.start, range.end)}) us group by item_id
+      from (${usage}) us group by item_id
     ),
     garage_stock as (
       select item_id, sum(quantity) as quantity from garage_inventory where tenant_id = ${tenantId} group by item_id
@@ -49,13 +50,10 @@ export const summaryReport: ReportBuilder = async (tx, tenantId, range) => {
           (select count(*) from units where tenant_id = ${tenantId})::int as units,
           coalesce(sum(in_garages), 0)::int as in_garages, coalesce(sum(in_units), 0)::int as in_units,
           coalesce(sum(low), 0)::int as low, coalesce(sum(critical), 0)::int as critical,
-          u.used, u.cost
-        from (${perItem}) p
-        -- From the usage rows themselves: the ledger outlives deleted items, and the total includes them.
-        cross join (
-          select coalesce(sum(used), 0)::int as used, ${money(sql`sum(cost)`)} as cost from (${usageRows(tenantId, range.start, range.end)}) us
-        ) u
-        group by u.used, u.cost`,
+          -- From the usage rows themselves: the ledger outlives deleted items, and the total includes them.
+          (select coalesce(sum(used), 0) from (${usage}) us)::int as used,
+          (select ${money(sql`sum(cost)`)} from (${usage}) us) as cost
+        from (${perItem}) p`,
   );
   const top = await queryRows<{ name: string; used: number; cost: string; n: number }>(
     tx,

@@ -14,9 +14,9 @@ import { queryRows } from '../../../db/client';
 import { count, listed, money, namedUsage, period, usd, type ReportBuilder } from './shared';
 
 /** A unit's use is far above the median when it exceeds FAR_FACTOR × median … */
-export const FAR_FACTOR = 2;
+const FAR_FACTOR = 2;
 /** … and is at least FAR_MARGIN more than the median. */
-export const FAR_MARGIN = 3;
+const FAR_MARGIN = 3;
 /** Entries named per finding in the facts. */
 const NAMED = 3;
 
