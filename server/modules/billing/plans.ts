@@ -139,7 +139,9 @@ export async function assertFeature(tx: Tx, tenantId: string, feature: Feature, 
 export async function getUsage(tx: Tx, tenantId: string, now: Date): Promise<Usage> {
   const { tier } = await accessState(tx, tenantId, now, false);
   const resources = ['units', 'items', 'garages', 'users'] as const;
-  const used = Object.fromEntries(await Promise.all(resources.map(async (r) => [r, await countOf(tx, tenantId, r)] as const)));
+  // One connection per transaction: the counts run one after another.
+  const used: Record<string, number> = {};
+  for (const r of resources) used[r] = await countOf(tx, tenantId, r);
   const limits = Object.fromEntries(resources.map((r) => [r, tier[limitColumn[r]]]));
   const remaining = Object.fromEntries(
     resources.map((r) => [r, limits[r]! >= UNLIMITED ? UNLIMITED : limits[r]! - used[r]!]),
