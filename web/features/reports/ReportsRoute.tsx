@@ -1,12 +1,50 @@
-/** /reports: cost analysis, status charts and the assistant (SPEC.md "Reports"); not built yet. */
-import { PlaceholderScreen } from '../../components/ui/PlaceholderScreen';
+/**
+ * /reports (SPEC.md "Reports"): the cost analysis and the unit and garage status charts beside
+ * the AI assistant on wide screens; on smaller ones one at a time, switched by 'Show AI Chat' /
+ * 'Show Reports'.
+ */
+import { useState } from 'react';
+import { ChartColumn, MessageSquare } from 'lucide-react';
+import { Button } from '../../components/ui/Button';
+import { PageHeader } from '../../components/ui/PageHeader';
 import { SubscriptionGate } from '../subscription/components/SubscriptionGate';
+import { CostAnalysisCard } from './components/CostAnalysisCard';
+import { ReportAssistant } from './components/ReportAssistant';
+import { StatusCharts } from './components/StatusCharts';
+
+function ReportsScreen() {
+  const [showChat, setShowChat] = useState(false);
+  return (
+    <>
+      <PageHeader
+        title="Reports"
+        subtitle="Inventory status, cost analysis, and usage trends"
+        actions={
+          <Button variant="secondary" onClick={() => setShowChat(!showChat)} className="w-full sm:w-auto xl:hidden">
+            {showChat ? <ChartColumn className="size-5" aria-hidden="true" /> : <MessageSquare className="size-5" aria-hidden="true" />}
+            {showChat ? 'Show Reports' : 'Show AI Chat'}
+          </Button>
+        }
+      />
+      {/* Both sides stay mounted while hidden, so the period chosen and the conversation survive the switch. */}
+      <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_24rem] xl:items-start">
+        <div className={`min-w-0 flex-col gap-6 ${showChat ? 'hidden xl:flex' : 'flex'}`}>
+          <CostAnalysisCard />
+          <StatusCharts />
+        </div>
+        <div className={`min-w-0 xl:sticky xl:top-10 xl:block ${showChat ? '' : 'hidden'}`}>
+          <ReportAssistant />
+        </div>
+      </div>
+    </>
+  );
+}
 
 /** The Reports screen behind the expired-trial gate. */
 export function ReportsRoute() {
   return (
     <SubscriptionGate message="Your trial has expired. Please subscribe to access reports.">
-      <PlaceholderScreen title="Reports" subtitle="Inventory status, cost analysis, and usage trends" />
+      <ReportsScreen />
     </SubscriptionGate>
   );
 }
