@@ -17,6 +17,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgliteSnapshot: string;
     pgTemplateUrl: string | null;
+    /** Prefix of this run's per-file databases, so concurrent runs never drop each other's. */
+    pgRunPrefix: string;
   }
 }
 
@@ -31,9 +33,12 @@ export default async function setup(project: TestProject) {
   project.provide('pgliteSnapshot', snapshot);
 
   const baseUrl = process.env.DATABASE_URL;
+  const run = `${process.pid}x${Date.now().toString(36)}`;
+  const prefix = `inv_t_${run}_`;
+  project.provide('pgRunPrefix', prefix);
   let templateName: string | null = null;
   if (baseUrl) {
-    templateName = `inv_tpl_${process.pid}_${Date.now()}`;
+    templateName = `inv_tpl_${run}`;
     const admin = new pg.Client({ connectionString: baseUrl });
     await admin.connect();
     await admin.query(`create database ${templateName}`);
@@ -50,8 +55,9 @@ export default async function setup(project: TestProject) {
       const admin = new pg.Client({ connectionString: baseUrl });
       await admin.connect();
       const { rows } = await admin.query<{ datname: string }>(
-        `select datname from pg_database where datname like 'inv_t_%' or datname = $1`,
-        [templateName],
+        // Only this run's databases: starts_with, as LIKE would read '_' as a wildcard.
+        `select datname from pg_database where starts_with(datname, $1) or datname = $2`,
+        [prefix, templateName],
       );
       for (const r of rows) await admin.query(`drop database if exists ${r.datname} with (force)`);
       await admin.end();

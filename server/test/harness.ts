@@ -29,7 +29,7 @@ export async function openTestDatabase(backend: Backend): Promise<Database> {
   }
   const templateUrl = inject('pgTemplateUrl')!;
   const template = new URL(templateUrl).pathname.slice(1);
-  const name = `inv_t_${randomUUID().replaceAll('-', '').slice(0, 16)}`;
+  const name = `${inject('pgRunPrefix')}${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const admin = new pg.Client({ connectionString: databaseUrlFor(templateUrl, 'postgres') });
   await admin.connect();
   await admin.query(`create database ${name} template ${template}`);
