@@ -18,6 +18,9 @@ export default defineConfig({
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
+            // Used by the Reports screen only, which is loaded on demand.
+            { name: 'charts', test: /node_modules[\\/](recharts|d3-[a-z-]+|victory-vendor|decimal\.js-light|es-toolkit|@reduxjs|redux|immer|reselect)[\\/]/ },
+            { name: 'markdown', test: /node_modules[\\/](react-markdown|remark-[a-z-]+|mdast-[a-z-]+|micromark[a-z-]*|unified|hast-[a-z-]+|unist-[a-z-]+|vfile[a-z-]*)[\\/]/ },
             { name: 'vendor', test: /node_modules/ },
           ],
         },

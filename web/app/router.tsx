@@ -9,7 +9,6 @@ import { ItemsRoute } from '../features/items/ItemsRoute';
 import { OnboardingIndexRoute } from '../features/onboarding/OnboardingIndexRoute';
 import { OnboardingLayout } from '../features/onboarding/OnboardingLayout';
 import { OnboardingStepRoute } from '../features/onboarding/OnboardingStepRoute';
-import { ReportsRoute } from '../features/reports/ReportsRoute';
 import { SubscriptionRoute } from '../features/subscription/SubscriptionRoute';
 import { AddUnitRoute } from '../features/units/AddUnitRoute';
 import { UnitDetailRoute } from '../features/units/UnitDetailRoute';
@@ -52,7 +51,11 @@ export function createAppRouter() {
             { path: '/add-unit', element: <AddUnitRoute /> },
             { path: '/garages', element: <GaragesRoute /> },
             { path: '/items', element: <ItemsRoute /> },
-            { path: '/reports', element: <ReportsRoute /> },
+            {
+              path: '/reports',
+              // Charts and markdown are the heaviest libraries: they load with this screen only.
+              lazy: () => import('../features/reports/ReportsRoute').then((m) => ({ Component: m.ReportsRoute })),
+            },
             { path: '/users', element: <UsersRoute /> },
             { path: '/subscription', element: <SubscriptionRoute /> },
           ],
