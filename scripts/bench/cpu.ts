@@ -27,12 +27,14 @@ export function mainThreadCpuMs(): number | null {
 }
 
 /**
- * CPU time used so far by the backends currently connected to `database`, in ms, or null
- * when their /proc entries cannot be read (PostgreSQL elsewhere, or not Linux).
+ * CPU time used so far by the client backends currently connected to `database`, in ms, or null
+ * when their /proc entries cannot be read (PostgreSQL elsewhere, or not Linux). Parallel query
+ * and autovacuum workers are left out: they come and go between two readings, and one that has
+ * exited would make its /proc entry unreadable.
  */
 export async function postgresCpuMs(client: pg.Client, database: string): Promise<number | null> {
   const { rows } = await client.query<{ pid: number }>(
-    'select pid from pg_stat_activity where datname = $1 and pid <> pg_backend_pid()',
+    `select pid from pg_stat_activity where datname = $1 and backend_type = 'client backend' and pid <> pg_backend_pid()`,
     [database],
   );
   let total = 0;
