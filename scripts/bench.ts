@@ -7,11 +7,15 @@
  *    ~1,000,000 ledger rows over 90 days) and 1,000 small tenants, set-based (bench/generate.ts).
  * 3. Signs the large tenant's owner up and in through the auth endpoints.
  * 4. Starts the real app on a loopback port and loads it with autocannon from a worker thread:
- *    GET /api/health (baseline), GET /api/dashboard, and the plus button
- *    POST /api/units/:id/inventory/:itemId/restock over many unit/item pairs.
+ *    GET /api/health (baseline), GET /api/dashboard, the plus button
+ *    POST /api/units/:id/inventory/:itemId/restock over many unit/item pairs, the Reports
+ *    screen's cost analysis for Last Month (GET /api/reports/costs?period=month) and the
+ *    assistant's 90-day Restock Recommendations with 50 records (POST /api/reports/assistant;
+ *    no model is configured, so the server answers with its computed summary).
  * 5. Prints requests/s, p50/p95/p99 latency and errors, checks the budgets (dashboard p95
- *    <= 50 ms at 20 connections; restock >= 1,000 requests/s without errors), checks the ledger
- *    invariant after the load, and drops the database unless --keep.
+ *    <= 50 ms at 20 connections; restock >= 1,000 requests/s without errors; cost analysis and
+ *    reorder report p95 <= 200 ms each), checks the ledger invariant after the load, and drops
+ *    the database unless --keep.
  *
  * Exit codes: 0 every budget met, 1 a budget failed or the run failed, 2 bad arguments or
  * configuration.
@@ -29,7 +33,10 @@ import { DEFAULT_SHAPE, generateBenchData } from './bench/generate';
 import { runLoad, type LoadResult, type LoadSpec } from './bench/load';
 
 const APP_URL = 'http://localhost:3000';
-const BUDGETS = { dashboardP95Ms: 50, restockRps: 1000 };
+const BUDGETS = { dashboardP95Ms: 50, restockRps: 1000, costsP95Ms: 200, reorderP95Ms: 200 };
+/** The Reports loads, as the web's Reports screen sends them. */
+const COSTS_PATH = '/api/reports/costs?period=month';
+const REORDER_BODY = JSON.stringify({ type: 'reorder', days: 90, limit: 50 });
 
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s`;
@@ -158,6 +165,15 @@ async function main(): Promise<number> {
     const probe = await app.inject({ method: 'GET', url: '/api/dashboard', headers: { cookie } });
     if (probe.statusCode !== 200) throw new Error(`dashboard probe failed: ${probe.statusCode} ${probe.body}`);
     log(`Signed in as the large tenant's owner; dashboard stats: ${JSON.stringify(probe.json().stats)}.`);
+    const costsProbe = await app.inject({ method: 'GET', url: COSTS_PATH, headers: { cookie } });
+    if (costsProbe.statusCode !== 200) throw new Error(`cost analysis probe failed: ${costsProbe.statusCode} ${costsProbe.body}`);
+    const costs = costsProbe.json<{ total_cost: number; total_items: number; trend: unknown[]; units: unknown[] }>();
+    const reorderProbe = await app.inject({ method: 'POST', url: '/api/reports/assistant', headers: { ...headers, cookie }, payload: REORDER_BODY });
+    if (reorderProbe.statusCode !== 200) throw new Error(`reorder report probe failed: ${reorderProbe.statusCode} ${reorderProbe.body}`);
+    log(
+      `Cost analysis, last month: ${costs.total_items.toLocaleString('en-US')} items used, $${costs.total_cost.toLocaleString('en-US')}, ` +
+        `${costs.trend.length} days, ${costs.units.length} units; 90-day reorder report: ${reorderProbe.json<{ records: number }>().records} records.`,
+    );
 
     // Pairs whose garage holds plenty, so every plus press can succeed for the whole run.
     const pairs = (
@@ -178,10 +194,12 @@ async function main(): Promise<number> {
     const origin = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
     log(`Server listening on ${origin} (pg pool of ${pool}); ${warmupSeconds} s warm-up, then ${seconds} s at ${connections} connections per load.`);
 
-    const loads: Pick<LoadSpec, 'name' | 'method' | 'paths' | 'headers'>[] = [
+    const loads: Pick<LoadSpec, 'name' | 'method' | 'paths' | 'headers' | 'body'>[] = [
       { name: 'GET /api/health', method: 'GET', paths: ['/api/health'] },
       { name: 'GET /api/dashboard', method: 'GET', paths: ['/api/dashboard'], headers: { cookie } },
       { name: `POST restock (${restockPaths.length} pairs)`, method: 'POST', paths: restockPaths, headers: { cookie } },
+      { name: 'GET /api/reports/costs (month)', method: 'GET', paths: [COSTS_PATH], headers: { cookie } },
+      { name: 'POST assistant (reorder, 90 d)', method: 'POST', paths: ['/api/reports/assistant'], headers: { ...headers, cookie }, body: REORDER_BODY },
     ];
     const results: LoadResult[] = [];
     const cpu: CpuPerRequest[] = [];
@@ -195,10 +213,8 @@ async function main(): Promise<number> {
       results.push(result);
       // CPU per request (warm-up included) tells which side limits throughput on this machine.
       const served = result.responses + result.warmupResponses;
-      cpu.push({
-        node: node0 === null || node1 === null ? null : (node1 - node0) / served,
-        pg: pg0 === null || pg1 === null ? null : (pg1 - pg0) / served,
-      });
+      const perRequest = (before: number | null, after: number | null) => (before === null || after === null || served === 0 ? null : (after - before) / served);
+      cpu.push({ node: perRequest(node0, node1), pg: perRequest(pg0, pg1) });
       log(`  ${fmt(result.requestsPerSecond, 0)} req/s, p95 ${fmt(result.p95)} ms, statuses ${JSON.stringify(result.statuses)}`);
     }
     await app.close();
@@ -218,19 +234,21 @@ async function main(): Promise<number> {
     ).rows;
     log(`Ledger check after the load: ${mismatch!.n} stock rows differ from the sum of their ledger rows.`);
 
-    const dashboard = results[1]!;
-    const restock = results[2]!;
+    const [, dashboard, restock, costsLoad, reorder] = results as [LoadResult, LoadResult, LoadResult, LoadResult, LoadResult];
+    const p95Verdict = (label: string, result: LoadResult, budgetMs: number) => ({
+      budget: `${label} p95 <= ${budgetMs} ms at ${connections} connections`,
+      measured: `${fmt(result.p95)} ms`,
+      pass: result.p95 <= budgetMs && result.errors === 0,
+    });
     const verdicts = [
-      {
-        budget: `dashboard p95 <= ${BUDGETS.dashboardP95Ms} ms at ${connections} connections`,
-        measured: `${fmt(dashboard.p95)} ms`,
-        pass: dashboard.p95 <= BUDGETS.dashboardP95Ms && dashboard.errors === 0,
-      },
+      p95Verdict('dashboard', dashboard, BUDGETS.dashboardP95Ms),
       {
         budget: `restock >= ${BUDGETS.restockRps.toLocaleString('en-US')} requests/s with 0 errors`,
         measured: `${fmt(restock.requestsPerSecond, 0)} req/s, ${restock.errors} errors`,
         pass: restock.requestsPerSecond >= BUDGETS.restockRps && restock.errors === 0,
       },
+      p95Verdict('cost analysis (last month)', costsLoad, BUDGETS.costsP95Ms),
+      p95Verdict('reorder report (90 days, 50 records)', reorder, BUDGETS.reorderP95Ms),
       { budget: 'ledger invariant after the load', measured: `${mismatch!.n} mismatches`, pass: Number(mismatch!.n) === 0 },
     ];
     console.log(`\n${table(results, cpu)}\n`);

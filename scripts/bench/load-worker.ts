@@ -26,6 +26,7 @@ async function run(seconds: number): Promise<Omit<LoadResult, 'warmupResponses'>
         duration: seconds,
         method: spec.method,
         headers: spec.headers,
+        body: spec.body,
         requests: [{ method: spec.method, setupRequest: (request) => ({ ...request, path: pick() }) }],
       },
       (err, done) => (err ? reject(err as Error) : resolve(done)),

@@ -13,6 +13,8 @@ export interface LoadSpec {
   /** Paths to request; each request picks one at random. */
   paths: string[];
   headers?: Record<string, string>;
+  /** Request body sent with every request (e.g. JSON, with its content-type in `headers`). */
+  body?: string;
   connections: number;
   /** Seconds of load before measuring (results discarded). */
   warmupSeconds: number;

@@ -1,9 +1,9 @@
 /**
  * Cost analysis (SPEC.md "Reports" cost card, §7 calculate_all_unit_costs and get_cost_trends):
  * usage cost per UTC day over the period (days without usage are zeros) and per unit for the
- * period, the last 7 days and the last 30 days. All sums are SQL numeric.
+ * period, the last 7 days and the last 30 days. All sums are exact SQL integers of cents.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import type { CostQuery, CostReport } from '../../../common/contracts/reports';
 import { queryRows, type Tx } from '../../db/client';
 import { dollars, usageRows } from './usage-sql';
@@ -22,63 +22,83 @@ export function costPeriod(q: CostQuery, now: Date): { start: Date; end: Date } 
   return { start: new Date(now.getTime() - (q.period === 'month' ? 30 : 7) * DAY_MS), end: now };
 }
 
-/** Reads the cost report of `tenantId` for `q` as of `now`. */
+/** An instant as SQL timestamptz. */
+const at = (d: Date): SQL => sql`${d.toISOString()}::timestamptz`;
+
+/** SQL: a sum of whole cents (null counts as 0) as dollars text with two decimals, e.g. '12.30'. */
+const dollarsText = (cents: SQL): SQL => sql`round(coalesce(${cents}, 0) / 100, 2)::text`;
+
+/**
+ * Reads the cost report of `tenantId` for `q` as of `now`: the period's total, its daily trend
+ * (UTC days, zeros included) and every unit's cost for the period, the last 7 and the last 30
+ * days, in dollars rounded to cents.
+ *
+ * One statement and one pass over the usage rows: a large tenant has ~100,000 usage rows a
+ * month, and reading them once per report section tripled the cost. The rows of the union of
+ * the three windows are summed per UTC day, per unit and in total at once (grouping sets), each
+ * sum filtered to its own window, so every figure is the same sum as over its window alone.
+ */
 export async function getCostReport(tx: Tx, tenantId: string, q: CostQuery, now: Date): Promise<CostReport> {
   const { start, end } = costPeriod(q, now);
   const monthStart = new Date(now.getTime() - 30 * DAY_MS);
   const weekStart = new Date(now.getTime() - 7 * DAY_MS);
   const lastDay = new Date(end.getTime() - 1);
-
-  const trend = await queryRows<{ date: string; total_cost: string; total_items: number }>(
-    tx,
-    sql`
-    with usage as (${usageRows(tenantId, start, end)}),
-    daily as (
-      select (created_at at time zone 'UTC')::date as day, sum(cost) as cost, sum(used) as used from usage group by 1
-    )
-    select to_char(d, 'YYYY-MM-DD') as date, coalesce(daily.cost, 0)::text as total_cost, coalesce(daily.used, 0)::int as total_items
-    from generate_series((${start.toISOString()}::timestamptz at time zone 'UTC')::date,
-                         (${lastDay.toISOString()}::timestamptz at time zone 'UTC')::date, interval '1 day') as d
-    left join daily on daily.day = d::date
-    order by d`,
-  );
-
   const from = start < monthStart ? start : monthStart;
   const to = end > now ? end : now;
-  const units = await queryRows<{ unit_id: string; unit_name: string; period_cost: string; week_cost: string; month_cost: string }>(
+  const within = (a: Date, b: Date) => sql`created_at >= ${at(a)} and created_at < ${at(b)}`;
+
+  const [report] = await queryRows<{
+    total_cost: string;
+    total_items: number;
+    trend: { date: string; total_cost: string; total_items: number }[];
+    units: { unit_id: string; unit_name: string; period_cost: string; week_cost: string; month_cost: string }[] | null;
+  }>(
     tx,
     sql`
-    with usage as (${usageRows(tenantId, from, to)}),
-    per_unit as (
-      select unit_id,
-        sum(cost) filter (where created_at >= ${start.toISOString()}::timestamptz and created_at < ${end.toISOString()}::timestamptz) as period_cost,
-        sum(cost) filter (where created_at >= ${weekStart.toISOString()}::timestamptz and created_at < ${now.toISOString()}::timestamptz) as week_cost,
-        sum(cost) filter (where created_at >= ${monthStart.toISOString()}::timestamptz and created_at < ${now.toISOString()}::timestamptz) as month_cost
-      from usage group by unit_id
+    with sums as (
+      -- grouping(day, unit_id): 1 = a day's sums, 2 = a unit's, 3 = the total.
+      select grouping(day, unit_id) as level, day, unit_id,
+        sum(cents) filter (where ${within(start, end)}) as period_cents,
+        sum(used) filter (where ${within(start, end)}) as period_used,
+        sum(cents) filter (where ${within(weekStart, now)}) as week_cents,
+        sum(cents) filter (where ${within(monthStart, now)}) as month_cents
+      -- Whole cents (unit_cost has two decimals): as exact as numeric, and bigint sums keep
+      -- small fixed-size states, so the planner hashes the three groupings in one pass instead
+      -- of sorting the rows (100,000 for a large tenant's month) for one of them.
+      from (select unit_id, used, (cost * 100)::bigint as cents, created_at, (created_at at time zone 'UTC')::date as day
+            from (${usageRows(tenantId, from, to)}) us) usage
+      group by grouping sets ((day), (unit_id), ())
     )
-    select u.id as unit_id, u.name as unit_name,
-      coalesce(p.period_cost, 0)::text as period_cost, coalesce(p.week_cost, 0)::text as week_cost, coalesce(p.month_cost, 0)::text as month_cost
-    from units u left join per_unit p on p.unit_id = u.id
-    where u.tenant_id = ${tenantId}
-    order by coalesce(p.period_cost, 0) desc, u.name, u.id`,
+    select
+      (select ${dollarsText(sql`period_cents`)} from sums where level = 3) as total_cost,
+      (select coalesce(period_used, 0)::int from sums where level = 3) as total_items,
+      (select json_agg(json_build_object(
+                'date', to_char(d, 'YYYY-MM-DD'),
+                'total_cost', ${dollarsText(sql`s.period_cents`)},
+                'total_items', coalesce(s.period_used, 0)::int) order by d)
+         from generate_series((${at(start)} at time zone 'UTC')::date, (${at(lastDay)} at time zone 'UTC')::date, interval '1 day') as d
+         left join sums s on s.level = 1 and s.day = d::date) as trend,
+      (select json_agg(json_build_object(
+                'unit_id', u.id, 'unit_name', u.name,
+                'period_cost', ${dollarsText(sql`s.period_cents`)},
+                'week_cost', ${dollarsText(sql`s.week_cents`)},
+                'month_cost', ${dollarsText(sql`s.month_cents`)}) order by coalesce(s.period_cents, 0) desc, u.name, u.id)
+         from units u left join sums s on s.level = 2 and s.unit_id = u.id
+         where u.tenant_id = ${tenantId}) as units`,
   );
-
-  const [totals] = await queryRows<{ cost: string; used: number }>(
-    tx,
-    sql`select coalesce(sum(cost), 0)::text as cost, coalesce(sum(used), 0)::int as used from (${usageRows(tenantId, start, end)}) u`,
-  );
+  const r = report!;
   return {
     start: start.toISOString(),
     end: end.toISOString(),
-    total_cost: dollars(totals!.cost),
-    total_items: Number(totals!.used),
-    trend: trend.map((r) => ({ date: r.date, total_cost: dollars(r.total_cost), total_items: Number(r.total_items) })),
-    units: units.map((r) => ({
-      unit_id: r.unit_id,
-      unit_name: r.unit_name,
-      period_cost: dollars(r.period_cost),
-      week_cost: dollars(r.week_cost),
-      month_cost: dollars(r.month_cost),
+    total_cost: dollars(r.total_cost),
+    total_items: Number(r.total_items ?? 0),
+    trend: r.trend.map((d) => ({ date: d.date, total_cost: dollars(d.total_cost), total_items: Number(d.total_items) })),
+    units: (r.units ?? []).map((u) => ({
+      unit_id: u.unit_id,
+      unit_name: u.unit_name,
+      period_cost: dollars(u.period_cost),
+      week_cost: dollars(u.week_cost),
+      month_cost: dollars(u.month_cost),
     })),
   };
 }

@@ -11,7 +11,7 @@
  * Units without a garage have no supply to plan for and are only counted in the facts.
  * Rows: the largest order first, then the fewest days of cover.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
 import { count, listed, LISTED, namedUsage, period, type ReportBuilder } from './shared';
 
@@ -50,31 +50,35 @@ export const reorderReport: ReportBuilder = async (tx, tenantId, range) => {
       greatest(0, ceil(${COVER_DAYS}::int * used::numeric / ${days}) + shortfall - on_hand) as to_order
     from (${plan}) p`;
 
-  // Rows and the facts' examples come from the same order, each with its own filter and limit.
-  const pick = (where: SQL, n: number) =>
-    queryRows<{ garage: string; item: string; on_hand: number; shortfall: number; per_day: string; cover: string | null; to_order: number }>(
-      tx,
-      sql`select garage, item, on_hand::int, shortfall::int, round(used::numeric / ${days}, 2)::text as per_day,
-            round(cover, 1)::text as cover, to_order::int
-          from (${computed}) c where ${where}
-          order by to_order desc, c.cover asc nulls last, garage, item limit ${n}`,
-    );
-  const rows = await pick(sql`true`, range.limit);
-  const toOrder = await pick(sql`to_order > 0`, LISTED);
-  const [t] = await queryRows<{ lines: number; total: number; unassigned: number }>(
+  // One statement computes the plan once (it reads every usage row of the range): the first
+  // rows in order, with the totals over all rows as window sums. Rows to order sort first
+  // (largest order first, and the order is never negative), so the facts' examples are the
+  // first LISTED of these rows that have something to order.
+  const ordered = await queryRows<{
+    garage: string; item: string; on_hand: number; shortfall: number; per_day: string; cover: string | null; to_order: number;
+    lines: number; total: number;
+  }>(
     tx,
-    sql`select count(*) filter (where to_order > 0)::int as lines, coalesce(sum(to_order), 0)::int as total,
-          (select count(*) from units where tenant_id = ${tenantId} and garage_id is null)::int as unassigned
-        from (${computed}) c`,
+    sql`select garage, item, on_hand::int, shortfall::int, round(used::numeric / ${days}, 2)::text as per_day,
+          round(cover, 1)::text as cover, to_order::int,
+          (count(*) filter (where to_order > 0) over ())::int as lines, (sum(to_order) over ())::int as total
+        from (${computed}) c
+        order by to_order desc, c.cover asc nulls last, garage, item limit ${Math.max(range.limit, LISTED)}`,
+  );
+  const rows = ordered.slice(0, range.limit);
+  const toOrder = ordered.slice(0, LISTED).filter((r) => Number(r.to_order) > 0);
+  const [u] = await queryRows<{ unassigned: number }>(
+    tx,
+    sql`select count(*)::int as unassigned from units where tenant_id = ${tenantId} and garage_id is null`,
   );
 
-  const lines = Number(t!.lines);
+  const lines = Number(ordered[0]?.lines ?? 0);
   const facts = [
     `Rule: order quantity = ${COVER_DAYS} days of average daily use (rounded up) plus what the garage's units need to reach their items' minimums, minus the garage's stock on hand, never below 0.`,
     `Average daily use = what the garage's units used in ${period(range)} ÷ ${range.days}; days of cover = stock on hand ÷ average daily use.`,
     lines === 0
       ? 'Nothing needs ordering: every garage covers its units.'
-      : `${count(lines, 'garage item')} to order, ${count(Number(t!.total), 'piece')} in total.`,
+      : `${count(lines, 'garage item')} to order, ${count(Number(ordered[0]!.total), 'piece')} in total.`,
   ];
   if (toOrder.length > 0) {
     const parts = toOrder.map((r) => {
@@ -83,7 +87,7 @@ export const reorderReport: ReportBuilder = async (tx, tenantId, range) => {
     });
     facts.push(`Order ${listed(parts, lines)}.`);
   }
-  const unassigned = Number(t!.unassigned);
+  const unassigned = Number(u!.unassigned);
   if (unassigned > 0) facts.push(`${count(unassigned, 'unit has', 'units have')} no garage; what they use and need is left out of this plan.`);
   return {
     facts,
