@@ -75,6 +75,8 @@ export const items = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('items_tenant_name_idx').on(t.tenantId, t.name),
+    // Target of the stock rows' (item_id, item_threshold) foreign keys, which copy the threshold.
+    uniqueIndex('items_threshold_uq').on(t.tenantId, t.id, t.minimumThreshold),
     check('items_minimum_threshold_nonneg', sql`${t.minimumThreshold} >= 0`),
     check('items_count_cost_nonneg', sql`${t.countCost} >= 0`),
   ],
@@ -88,6 +90,8 @@ export const garageInventory = pgTable(
     garageId: uuid('garage_id').notNull(),
     itemId: uuid('item_id').notNull(),
     quantity: integer('quantity').notNull().default(0),
+    /** Copy of the item's minimum_threshold, kept equal by the foreign key (filled on insert by a trigger). */
+    itemThreshold: integer('item_threshold').notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
@@ -96,7 +100,14 @@ export const garageInventory = pgTable(
     foreignKey({ columns: [t.tenantId, t.garageId], foreignColumns: [garages.tenantId, garages.id] }).onDelete(
       'cascade',
     ),
-    foreignKey({ columns: [t.tenantId, t.itemId], foreignColumns: [items.tenantId, items.id] }).onDelete('cascade'),
+    // Carries the item's threshold along (ON UPDATE CASCADE) so alerts can be found by index.
+    foreignKey({
+      name: 'garage_inventory_item_fk',
+      columns: [t.tenantId, t.itemId, t.itemThreshold],
+      foreignColumns: [items.tenantId, items.id, items.minimumThreshold],
+    })
+      .onDelete('cascade')
+      .onUpdate('cascade'),
     check('garage_inventory_quantity_nonneg', sql`${t.quantity} >= 0`),
   ],
 );
@@ -109,13 +120,22 @@ export const unitInventory = pgTable(
     unitId: uuid('unit_id').notNull(),
     itemId: uuid('item_id').notNull(),
     quantity: integer('quantity').notNull().default(0),
+    /** Copy of the item's minimum_threshold, kept equal by the foreign key (filled on insert by a trigger). */
+    itemThreshold: integer('item_threshold').notNull().default(0),
     updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('unit_inventory_location_item_uq').on(t.tenantId, t.unitId, t.itemId),
     foreignKey({ columns: [t.tenantId, t.unitId], foreignColumns: [units.tenantId, units.id] }).onDelete('cascade'),
-    foreignKey({ columns: [t.tenantId, t.itemId], foreignColumns: [items.tenantId, items.id] }).onDelete('cascade'),
+    // Carries the item's threshold along (ON UPDATE CASCADE) so alerts can be found by index.
+    foreignKey({
+      name: 'unit_inventory_item_fk',
+      columns: [t.tenantId, t.itemId, t.itemThreshold],
+      foreignColumns: [items.tenantId, items.id, items.minimumThreshold],
+    })
+      .onDelete('cascade')
+      .onUpdate('cascade'),
     check('unit_inventory_quantity_nonneg', sql`${t.quantity} >= 0`),
   ],
 );

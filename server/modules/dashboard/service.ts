@@ -1,87 +1,83 @@
 /**
- * The Dashboard in one query round (SPEC.md "Dashboard", §7 fetch_dashboard_stats and
+ * The Dashboard in one statement (SPEC.md "Dashboard", §7 fetch_dashboard_stats and
  * fetch_dashboard_logs_alerts). Stock status is derived at read time from the item's minimum
- * threshold (DESIGN.md §4): quantity <= 0 critical, <= threshold low.
+ * threshold (DESIGN.md §4): quantity <= 0 critical, <= threshold low. The threshold is read from
+ * the stock row's copy (`item_threshold`, migration 0004), so the rows in alert come from a partial
+ * index instead of a join over every stock row of the tenant.
+ *
+ * PostgreSQL builds the whole answer as JSON: one round trip, and no per-row work in Node.
  */
-import { sql } from 'drizzle-orm';
-import type { DashboardAlert, DashboardLog, DashboardResponse } from '../../../common/contracts/dashboard';
-import { queryRows, type Db, type Tx } from '../../db/client';
+import { sql, type SQL } from 'drizzle-orm';
+import type { DashboardResponse } from '../../../common/contracts/dashboard';
+import { queryRows, type Db } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
 
 /** How many alerts per list and activity rows the dashboard returns (paged 5 at a time in the browser). */
 export const DASHBOARD_LIST_LIMIT = 100;
 
-type Row = Record<string, unknown>;
+/** ISO 8601 in UTC with milliseconds, as `Date.toISOString` writes it (the contract's format). */
+const isoUtc = (column: SQL) => sql`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
-const iso = (v: unknown) => (v instanceof Date ? v : new Date(String(v))).toISOString();
-
-function toAlert(r: Row, location_type: 'unit' | 'garage'): DashboardAlert {
-  return {
-    id: String(r.id),
-    item_name: String(r.item_name),
-    alert_type: r.alert_type === 'critical' ? 'critical' : 'low',
-    location_name: String(r.location_name),
-    location_type,
-    created_at: iso(r.created_at),
-  };
-}
-
-async function alerts(tx: Tx, tenantId: string, location: 'unit' | 'garage'): Promise<DashboardAlert[]> {
+/**
+ * The first rows in alert (critical first, then newest) of one kind of location, as a JSON array.
+ * The inner query reads `*_inventory_alert_idx` in order and stops at the limit.
+ */
+function alerts(tenantId: string, location: 'unit' | 'garage'): SQL {
   const stock = location === 'unit' ? sql`unit_inventory` : sql`garage_inventory`;
   const place = location === 'unit' ? sql`units` : sql`garages`;
-  const placeId = location === 'unit' ? sql`s.unit_id` : sql`s.garage_id`;
-  const rows = await queryRows(tx, sql`
-    select s.id, i.name as item_name, p.name as location_name, s.updated_at as created_at,
-           case when s.quantity <= 0 then 'critical' else 'low' end as alert_type
-    from ${stock} s
-    join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
-    join ${place} p on p.tenant_id = s.tenant_id and p.id = ${placeId}
-    where s.tenant_id = ${tenantId} and s.quantity <= i.minimum_threshold
-    order by (s.quantity <= 0) desc, s.updated_at desc, s.id
-    limit ${DASHBOARD_LIST_LIMIT}`);
-  return rows.map((r) => toAlert(r, location));
+  const placeId = location === 'unit' ? sql`unit_id` : sql`garage_id`;
+  return sql`coalesce((
+    select json_agg(json_build_object(
+             'id', s.id, 'item_name', i.name, 'location_name', p.name, 'location_type', ${location}::text,
+             'alert_type', case when s.quantity <= 0 then 'critical' else 'low' end,
+             'created_at', ${isoUtc(sql`s.updated_at`)})
+           order by s.quantity <= 0 desc, s.updated_at desc, s.id desc)
+    from (
+      select id, item_id, ${placeId} as place_id, quantity, updated_at from ${stock}
+      where tenant_id = ${tenantId} and quantity <= item_threshold
+      order by (quantity <= 0) desc, updated_at desc, id desc
+      limit ${DASHBOARD_LIST_LIMIT}
+    ) s
+    join items i on i.tenant_id = ${tenantId} and i.id = s.item_id
+    join ${place} p on p.tenant_id = ${tenantId} and p.id = s.place_id), '[]'::json)`;
+}
+
+/** The newest ledger rows that changed a quantity, with item and location names, as a JSON array. */
+function recentActivity(tenantId: string): SQL {
+  return sql`coalesce((
+    select json_agg(json_build_object(
+             'id', l.id, 'item_name', coalesce(i.name, 'Deleted item'), 'quantity_change', l.quantity_change,
+             'source_name', coalesce(u.name, g.name, 'Deleted location'), 'created_at', ${isoUtc(sql`l.created_at`)})
+           order by l.created_at desc, l.id)
+    from (
+      select id, item_id, quantity_change, source_type, unit_id, garage_id, created_at from inventory_logs
+      where tenant_id = ${tenantId} and quantity_change <> 0
+      order by created_at desc, id
+      limit ${DASHBOARD_LIST_LIMIT}
+    ) l
+    left join items i on i.tenant_id = ${tenantId} and i.id = l.item_id
+    left join units u on l.source_type = 'unit' and u.tenant_id = ${tenantId} and u.id = l.unit_id
+    left join garages g on l.source_type = 'garage' and g.tenant_id = ${tenantId} and g.id = l.garage_id), '[]'::json)`;
 }
 
 /** Reads stats, unit and garage alerts and recent activity of `tenantId`. */
 export async function getDashboard(db: Db, tenantId: string): Promise<DashboardResponse> {
   return withTenant(db, tenantId, async (tx) => {
-    const statRows = await queryRows(tx, sql`
-      select
-        (select count(*)::int from units where tenant_id = ${tenantId}) as total_units,
-        (select count(*)::int from items where tenant_id = ${tenantId}) as total_items,
-        count(*) filter (where s.quantity > 0 and s.quantity <= i.minimum_threshold)::int as low_stock_items,
-        count(*) filter (where s.quantity <= 0)::int as critical_items
-      from unit_inventory s
-      join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
-      where s.tenant_id = ${tenantId}`);
-    const stats = statRows[0]!;
-    const logRows = await queryRows(tx, sql`
-      select l.id, coalesce(i.name, 'Deleted item') as item_name, l.quantity_change,
-             coalesce(u.name, g.name, 'Deleted location') as source_name, l.created_at
-      from inventory_logs l
-      left join items i on i.tenant_id = l.tenant_id and i.id = l.item_id
-      left join units u on l.source_type = 'unit' and u.tenant_id = l.tenant_id and u.id = l.unit_id
-      left join garages g on l.source_type = 'garage' and g.tenant_id = l.tenant_id and g.id = l.garage_id
-      where l.tenant_id = ${tenantId} and l.quantity_change <> 0
-      order by l.created_at desc, l.id
-      limit ${DASHBOARD_LIST_LIMIT}`);
-    const recent_activity: DashboardLog[] = logRows.map((r) => ({
-      id: String(r.id),
-      item_name: String(r.item_name),
-      quantity_change: Number(r.quantity_change),
-      source_name: String(r.source_name),
-      created_at: iso(r.created_at),
-    }));
-    return {
-      stats: {
-        total_units: Number(stats.total_units),
-        total_items: Number(stats.total_items),
-        low_stock_items: Number(stats.low_stock_items),
-        critical_items: Number(stats.critical_items),
-      },
-      unit_alerts: await alerts(tx, tenantId, 'unit'),
-      garage_alerts: await alerts(tx, tenantId, 'garage'),
-      recent_activity,
-    };
+    const [row] = await queryRows<{ dashboard: DashboardResponse }>(tx, sql`
+      select json_build_object(
+        'stats', json_build_object(
+          'total_units', (select count(*)::int from units where tenant_id = ${tenantId}),
+          'total_items', (select count(*)::int from items where tenant_id = ${tenantId}),
+          'low_stock_items', alert.low,
+          'critical_items', alert.critical),
+        'unit_alerts', ${alerts(tenantId, 'unit')},
+        'garage_alerts', ${alerts(tenantId, 'garage')},
+        'recent_activity', ${recentActivity(tenantId)}
+      ) as dashboard
+      from (
+        select count(*) filter (where quantity > 0)::int as low, count(*) filter (where quantity <= 0)::int as critical
+        from unit_inventory where tenant_id = ${tenantId} and quantity <= item_threshold
+      ) alert`);
+    return row!.dashboard;
   });
 }
