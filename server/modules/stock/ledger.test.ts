@@ -64,8 +64,8 @@ describe.each(backends)('ledger invariant on %s', (backend) => {
               const garage = await api(t, s.cookie, 'GET', '/api/garages');
               const lines = (garage.json()[0].inventory as { item_id: string; quantity: number }[]).filter((l) => l.item_id !== item);
               await replaceGarageInventory(t.database.db, who, s.garageId, { inventory: [...lines, { item_id: item, quantity: o.qty }] });
-            } else if (o.kind === 'restock') await restockUnitStock(t.database.db, who, unitIds[o.unit]!, item);
-            else if (o.kind === 'consume') await consumeUnitStock(t.database.db, who, unitIds[o.unit]!, item);
+            } else if (o.kind === 'restock') await restockUnitStock(t.database.db, who, unitIds[o.unit]!, item, new Date());
+            else if (o.kind === 'consume') await consumeUnitStock(t.database.db, who, unitIds[o.unit]!, item, new Date());
             else if (o.kind === 'add') await addUnitStock(t.database.db, who, unitIds[o.unit]!, { item_id: item, quantity: o.qty });
             else await removeUnitStock(t.database.db, who, unitIds[o.unit]!, item);
             applied++;

@@ -137,8 +137,9 @@ export async function zeroLocation(tx: Tx, location: Location, meta: MovementMet
 
 /**
  * A transfer from a garage to a unit (DESIGN.md §4 `restock`, also `scan`): two ledger rows
- * sharing a transfer id, -n at the garage and +n at the unit. The garage is decremented first,
- * guarded against going below zero.
+ * sharing a transfer id, -n at the garage and +n at the unit, written by one statement. The
+ * garage row is decremented first, guarded against going below zero (so it is also the row lock
+ * that orders concurrent transfers); only then is the unit's row incremented, created if missing.
  * @throws AppError CONFLICT 'Not enough stock available in garage'.
  */
 export async function transferToUnit(
@@ -146,16 +147,30 @@ export async function transferToUnit(
   args: { garageId: string; unitId: string; itemId: string; quantity: number; type: 'restock' | 'scan' },
   meta: MovementMeta,
 ): Promise<{ garageQuantity: number; unitQuantity: number }> {
-  const transferId = randomUUID();
-  const garageQuantity = await changeStock(tx, { kind: 'garage', id: args.garageId }, args.itemId, -args.quantity, args.type, {
-    ...meta,
-    transferId,
-  });
-  if (garageQuantity === null) throw new AppError('CONFLICT', 'Not enough stock available in garage');
-  await ensureStockRow(tx, meta.tenantId, { kind: 'unit', id: args.unitId }, args.itemId);
-  const unitQuantity = await changeStock(tx, { kind: 'unit', id: args.unitId }, args.itemId, args.quantity, args.type, {
-    ...meta,
-    transferId,
-  });
-  return { garageQuantity, unitQuantity: unitQuantity! };
+  const n = args.quantity;
+  const [row] = await queryRows<{ garage_quantity: number; unit_quantity: number }>(
+    tx,
+    sql`
+    with g as (
+      update garage_inventory set quantity = quantity - ${n}::int, updated_at = now()
+      where tenant_id = ${meta.tenantId} and garage_id = ${args.garageId} and item_id = ${args.itemId} and quantity >= ${n}::int
+      returning tenant_id, item_id, quantity
+    ), u as (
+      insert into unit_inventory (tenant_id, unit_id, item_id, quantity)
+      select g.tenant_id, ${args.unitId}::uuid, g.item_id, ${n}::int from g
+      on conflict (tenant_id, unit_id, item_id) do update set quantity = unit_inventory.quantity + excluded.quantity, updated_at = now()
+      returning quantity
+    ), logged as (
+      insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, unit_id, garage_id, type, transfer_id, unit_cost, user_id, note)
+      select g.tenant_id, g.item_id, side.change, side.source_type, side.unit_id, side.garage_id, ${args.type}::text,
+             ${randomUUID()}::uuid, i.count_cost, ${meta.userId}::uuid, ${meta.note ?? null}::text
+      from g
+      join items i on i.tenant_id = g.tenant_id and i.id = g.item_id
+      cross join (values (-${n}::int, 'garage', null::uuid, ${args.garageId}::uuid),
+                         (${n}::int, 'unit', ${args.unitId}::uuid, null::uuid)) as side(change, source_type, unit_id, garage_id)
+    )
+    select g.quantity as garage_quantity, u.quantity as unit_quantity from g cross join u`,
+  );
+  if (!row) throw new AppError('CONFLICT', 'Not enough stock available in garage');
+  return { garageQuantity: Number(row.garage_quantity), unitQuantity: Number(row.unit_quantity) };
 }

@@ -19,7 +19,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { requireRole } from '../../lib/roles';
 import type { TenantIdentity } from '../auth/session';
 import { assertItemsExist } from '../items/service';
-import { assertWithinLimit } from '../billing/plans';
+import { assertAccess, assertWithinLimit } from '../billing/plans';
 import { assertNotLastRecord } from '../stock/last-record';
 import { changeStock, ensureStockRow, removeStockRow, setStock, transferToUnit, zeroLocation } from '../stock/ledger';
 
@@ -169,9 +169,14 @@ async function unitRow(tx: Tx, tenantId: string, unitId: string, itemId: string)
   return { quantity: Number(row.quantity), threshold: Number(row.threshold), garageId: row.garage_id };
 }
 
-/** The minus button: consumes 1 at the unit; at 0 nothing changes (SPEC.md §4). @throws 404 */
-export async function consumeUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string): Promise<StockChangeResult> {
+/**
+ * The minus button: consumes 1 at the unit; at 0 nothing changes (SPEC.md §4). The expired-trial
+ * gate is checked inside the same transaction (`now`): plus and minus are pressed in bursts.
+ * @throws 404; SUBSCRIPTION_REQUIRED
+ */
+export async function consumeUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string, now: Date): Promise<StockChangeResult> {
   return withTenant(db, who.tenantId, async (tx) => {
+    await assertAccess(tx, who.tenantId, now);
     const row = await unitRow(tx, who.tenantId, unitId, itemId);
     const after = await changeStock(tx, { kind: 'unit', id: unitId }, itemId, -1, 'consumption', {
       tenantId: who.tenantId,
@@ -183,11 +188,13 @@ export async function consumeUnitStock(db: Db, who: TenantIdentity, unitId: stri
 }
 
 /**
- * The plus button: a `restock` transfer of 1 from the unit's garage.
- * @throws 404; CONFLICT 'No garage assigned to this unit' | 'Not enough stock available in garage'
+ * The plus button: a `restock` transfer of 1 from the unit's garage, behind the expired-trial
+ * gate checked in the same transaction (`now`).
+ * @throws 404; SUBSCRIPTION_REQUIRED; CONFLICT 'No garage assigned to this unit' | 'Not enough stock available in garage'
  */
-export async function restockUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string): Promise<StockChangeResult> {
+export async function restockUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string, now: Date): Promise<StockChangeResult> {
   return withTenant(db, who.tenantId, async (tx) => {
+    await assertAccess(tx, who.tenantId, now);
     const row = await unitRow(tx, who.tenantId, unitId, itemId);
     if (!row.garageId) throw new AppError('CONFLICT', 'No garage assigned to this unit');
     const moved = await transferToUnit(
