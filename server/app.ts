@@ -22,7 +22,7 @@ import { withTenant } from './db/tenant-tx';
 import { AppError } from './lib/errors';
 import { createAuth } from './modules/auth/auth';
 import { authRoutes } from './modules/auth/routes';
-import { requireIdentity, requireTenant } from './modules/auth/session';
+import { forwardSessionCookies, requireIdentity, requireTenant } from './modules/auth/session';
 import { billingRoutes } from './modules/billing/routes';
 import { assertAccess } from './modules/billing/plans';
 import { dashboardRoutes } from './modules/dashboard/routes';
@@ -102,6 +102,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
+  app.addHook('onSend', forwardSessionCookies);
   app.get('/api/health', async () => ({ ok: true }));
   await app.register(authRoutes, { auth, appUrl: opts.config.appUrl, rateLimitPerMinute: opts.authRateLimitPerMinute ?? 30 });
   await app.register(sessionRoutes, ctx);

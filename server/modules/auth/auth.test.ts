@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { SESSION_COOKIE_CACHE_SECONDS } from './auth';
 import { api, APP_URL, backends, confirmEmail, createTestApp, signIn, type TestApp } from '../../test/harness';
 
 const headers = { 'content-type': 'application/json', origin: APP_URL };
@@ -37,9 +38,34 @@ describe.each(backends)('accounts on %s', (backend) => {
 
     const out = await t.app.inject({ method: 'POST', url: '/api/auth/sign-out', headers: { ...headers, cookie }, payload: {} });
     expect(out.statusCode).toBe(200);
-    const after = await api(t, cookie, 'GET', '/api/me');
+    // The browser drops both cookies: the session token and its signed cache copy.
+    const cleared = out.cookies.filter((c) => c.maxAge === 0).map((c) => c.name);
+    expect(cleared).toEqual(expect.arrayContaining(['better-auth.session_token', 'better-auth.session_data']));
+    // The session itself is gone on the server (a replayed cache copy is trusted for at most
+    // SESSION_COOKIE_CACHE_SECONDS: decision 006).
+    const tokenOnly = cookie.split('; ').filter((c) => c.startsWith('better-auth.session_token=')).join('; ');
+    const after = await api(t, tokenOnly, 'GET', '/api/me');
     expect(after.statusCode).toBe(401);
     expect(after.json()).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'No authenticated user' } });
+  });
+
+  it('renews the signed session copy once it is older than the cache period', async () => {
+    const email = 'renew@example.com';
+    expect((await signUp(email, 'secret123')).statusCode).toBe(200);
+    await confirmEmail(t, email);
+    const cookie = await signIn(t, email);
+    const fresh = await api(t, cookie, 'GET', '/api/me');
+    expect(fresh.statusCode).toBe(200);
+    expect(fresh.cookies).toEqual([]);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(Date.now() + (SESSION_COOKIE_CACHE_SECONDS + 5) * 1000);
+      const later = await api(t, cookie, 'GET', '/api/me');
+      expect(later.statusCode).toBe(200);
+      expect(later.cookies.map((c) => c.name)).toContain('better-auth.session_data');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('refuses a second account with the same email', async () => {

@@ -12,6 +12,9 @@ import type { Db } from '../../db/client';
 import { schema } from '../../db/schema';
 import type { Mailer } from '../../integrations/mail';
 
+/** How long a signed session copy in the `session_data` cookie is trusted without a query (seconds). */
+export const SESSION_COOKIE_CACHE_SECONDS = 60;
+
 export interface AuthOptions {
   db: Db;
   secret: string;
@@ -98,7 +101,13 @@ export function createAuth({ db, secret, appUrl, mailer }: AuthOptions) {
         }
       }),
     },
-    session: { expiresIn: 60 * 60 * 24 * 7, updateAge: 60 * 60 * 24 },
+    session: {
+      expiresIn: 60 * 60 * 24 * 7,
+      updateAge: 60 * 60 * 24,
+      // A signed copy of the session in a cookie spares two queries per request; a session
+      // revoked elsewhere stays usable for at most this long (docs/decisions/006-session-cookie-cache.md).
+      cookieCache: { enabled: true, maxAge: SESSION_COOKIE_CACHE_SECONDS },
+    },
     plugins: [organization({ allowUserToCreateOrganization: false })],
   });
 }

@@ -3,13 +3,26 @@
  * and role from their membership. The tenant id comes only from here (DESIGN.md §3).
  */
 import { eq } from 'drizzle-orm';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { Role } from '../../../common/contracts/session';
 import type { Db } from '../../db/client';
 import { memberships } from '../../db/schema/auth';
 import { AppError } from '../../lib/errors';
 import type { Auth } from './auth';
+
+/**
+ * Cookies better-auth set while reading a request's session (a renewed signed session copy once
+ * the old one is older than SESSION_COOKIE_CACHE_SECONDS, or a cleared one), sent with the reply
+ * by `forwardSessionCookies` so the next requests skip the session queries again.
+ */
+const sessionCookies = new WeakMap<FastifyRequest, string[]>();
+
+/** Fastify onSend hook: adds the cookies set by the request's session read to the reply. */
+export async function forwardSessionCookies(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const cookies = sessionCookies.get(request);
+  if (cookies) reply.header('set-cookie', cookies);
+}
 
 export interface Identity {
   userId: string;
@@ -28,7 +41,9 @@ export interface TenantIdentity extends Identity {
  * @throws AppError UNAUTHENTICATED (401) without a valid session.
  */
 export async function requireIdentity(auth: Auth, db: Db, request: FastifyRequest): Promise<Identity> {
-  const session = await auth.api.getSession({ headers: fromNodeHeaders(request.headers) });
+  const { headers, response: session } = await auth.api.getSession({ headers: fromNodeHeaders(request.headers), returnHeaders: true });
+  const refreshed = headers.getSetCookie();
+  if (refreshed.length > 0) sessionCookies.set(request, refreshed);
   if (!session) throw new AppError('UNAUTHENTICATED', 'No authenticated user');
   // Memberships are read before any tenant is known, as the owner login (RLS not forced there).
   const [membership] = await db
