@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { coalesce } from './coalesce';
+
+/** A read whose rounds the test settles by hand; each round returns the version it started at. */
+function controlledRead() {
+  let version = 0;
+  const rounds: { key: string; startedAt: number; settle: (fail?: boolean) => void }[] = [];
+  const read = (key: string) =>
+    new Promise<string>((resolve, reject) => {
+      const startedAt = version;
+      rounds.push({ key, startedAt, settle: (fail) => (fail ? reject(new Error(`read of ${key} failed`)) : resolve(`${key}@${startedAt}`)) });
+    });
+  return { read, rounds, write: () => version++ };
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+
+describe('coalesce', () => {
+  it('answers callers that arrive during a round from one later round, never from the running one', async () => {
+    const c = controlledRead();
+    const get = coalesce(c.read);
+    const first = get('a');
+    c.write(); // a write committed after the first read started…
+    const late = [get('a'), get('a'), get('a')]; // …and callers who expect to see it
+    await tick();
+    expect(c.rounds).toHaveLength(1);
+    c.rounds[0]!.settle();
+    expect(await first).toBe('a@0');
+    await tick();
+    expect(c.rounds).toHaveLength(2);
+    c.rounds[1]!.settle();
+    expect(await Promise.all(late)).toEqual(['a@1', 'a@1', 'a@1']);
+    // Idle again: the next call starts its own round at once.
+    const again = get('a');
+    await tick();
+    expect(c.rounds).toHaveLength(3);
+    c.rounds[2]!.settle();
+    expect(await again).toBe('a@1');
+  });
+
+  it('keeps keys apart and lets a failed round fail only its own callers', async () => {
+    const c = controlledRead();
+    const get = coalesce(c.read);
+    const a = get('a');
+    const b = get('b');
+    const aLate = get('a');
+    await tick();
+    expect(c.rounds.map((r) => r.key)).toEqual(['a', 'b']);
+    c.rounds[0]!.settle(true);
+    await expect(a).rejects.toThrow("read of a failed");
+    await tick();
+    c.rounds[2]!.settle();
+    expect(await aLate).toBe('a@0');
+    c.rounds[1]!.settle();
+    expect(await b).toBe('b@0');
+  });
+});
