@@ -172,7 +172,8 @@ export const inventoryLogs = pgTable(
     index('inventory_logs_tenant_created_idx').on(t.tenantId, t.createdAt),
     index('inventory_logs_unit_item_idx').on(t.tenantId, t.unitId, t.itemId),
     index('inventory_logs_garage_item_idx').on(t.tenantId, t.garageId, t.itemId),
-    // Usage rows only (DESIGN.md §4): what cost reports read, by time.
+    // Usage rows only (DESIGN.md §4): what cost reports read, by time. Migration 0005 adds the
+    // INCLUDE columns (unit_id, item_id, quantity_change, unit_cost) that drizzle cannot express.
     index('inventory_logs_usage_idx')
       .on(t.tenantId, t.createdAt)
       .where(sql`${t.sourceType} = 'unit' and ${t.quantityChange} < 0 and ${t.type} in ('consumption', 'count')`),
