@@ -1,16 +1,21 @@
 /** GET /api/dashboard (common/contracts/dashboard.ts). */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { dashboardResponse } from '../../../common/contracts/dashboard';
+import { dashboardResponse, type DashboardResponse } from '../../../common/contracts/dashboard';
 import type { AppContext } from '../../context';
 import { coalesce } from '../../lib/coalesce';
 import { getDashboard } from './service';
 
 export async function dashboardRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  // A team opening the dashboard together shares reads; each still sees its own earlier writes.
-  const readDashboard = coalesce((tenantId: string) => getDashboard(ctx.db, tenantId));
-  app.get('/api/dashboard', { schema: { tags: ['dashboard'], response: { 200: dashboardResponse } } }, async (request) =>
-    readDashboard((await ctx.tenant(request)).tenantId),
+  // A team opening the dashboard together shares reads, and each read is checked against the
+  // contract and serialized once for all who share it; each caller still sees its own earlier writes.
+  const readDashboard = coalesce(async (tenantId: string) =>
+    JSON.stringify(dashboardResponse.parse(await getDashboard(ctx.db, tenantId))),
   );
+  app.get('/api/dashboard', { schema: { tags: ['dashboard'], response: { 200: dashboardResponse } } }, async (request, reply) => {
+    const json = await readDashboard((await ctx.tenant(request)).tenantId);
+    // A JSON string with its content type is sent as is (Fastify skips the response serializer).
+    return reply.type('application/json; charset=utf-8').send(json as unknown as DashboardResponse);
+  });
 }
