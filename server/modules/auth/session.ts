@@ -2,7 +2,7 @@
  * Request identity: resolves the signed-in user from the session cookie and the user's tenant
  * and role from their membership. The tenant id comes only from here (DESIGN.md §3).
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { Role } from '../../../common/contracts/session';
@@ -36,6 +36,28 @@ export interface TenantIdentity extends Identity {
   role: Role;
 }
 
+const preparedMembership = new WeakMap<Db, ReturnType<typeof prepareMembership>>();
+
+/**
+ * The user's membership (tenant and role), read on every request: a named prepared statement, so
+ * it is planned once per connection. Read before any tenant is known, as the owner login (RLS is
+ * not forced on memberships: decision 001).
+ */
+function prepareMembership(db: Db) {
+  return db
+    .select({ tenantId: memberships.organizationId, role: memberships.role })
+    .from(memberships)
+    .where(eq(memberships.userId, sql.placeholder('userId')))
+    .limit(1)
+    .prepare('membership_of_user');
+}
+
+function membershipOf(db: Db) {
+  let query = preparedMembership.get(db);
+  if (!query) preparedMembership.set(db, (query = prepareMembership(db)));
+  return query;
+}
+
 /**
  * Reads the session of `request`.
  * @throws AppError UNAUTHENTICATED (401) without a valid session.
@@ -45,12 +67,7 @@ export async function requireIdentity(auth: Auth, db: Db, request: FastifyReques
   const refreshed = headers.getSetCookie();
   if (refreshed.length > 0) sessionCookies.set(request, refreshed);
   if (!session) throw new AppError('UNAUTHENTICATED', 'No authenticated user');
-  // Memberships are read before any tenant is known, as the owner login (RLS not forced there).
-  const [membership] = await db
-    .select({ tenantId: memberships.organizationId, role: memberships.role })
-    .from(memberships)
-    .where(eq(memberships.userId, session.user.id))
-    .limit(1);
+  const [membership] = await membershipOf(db).execute({ userId: session.user.id });
   return {
     userId: session.user.id,
     email: session.user.email,
