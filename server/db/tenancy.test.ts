@@ -7,7 +7,7 @@ import { api, backends, createTestApp, onboard, signUpAndSignIn, type TestApp } 
 import { DataDirLockedError, openPglite, queryRows } from './client';
 import { withTenant } from './tenant-tx';
 
-const tenantTables = ['garages', 'units', 'items', 'garage_inventory', 'unit_inventory', 'inventory_logs', 'subscriptions', 'memberships', 'tenants'];
+const tenantTables = ['garages', 'units', 'items', 'garage_inventory', 'unit_inventory', 'inventory_logs', 'unit_usage_daily', 'garage_usage_daily', 'subscriptions', 'memberships', 'tenants'];
 
 describe.each(backends)('tenant isolation on %s', (backend) => {
   let t: TestApp;
@@ -38,6 +38,12 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
         tx.execute(sql`insert into garage_inventory (tenant_id, garage_id, item_id, quantity)
           select ${tenant}, g.id, i.id, 5 from garages g cross join items i where g.tenant_id = ${tenant} and i.tenant_id = ${tenant}`),
       );
+      // And usage at a unit of the garage, so the daily usage totals hold rows of both tenants.
+      await withTenant(t.database.db, tenant, async (tx) => {
+        await tx.execute(sql`update units set garage_id = (select id from garages where tenant_id = ${tenant} limit 1) where tenant_id = ${tenant}`);
+        await tx.execute(sql`insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, unit_id, type, unit_cost)
+          select ${tenant}, i.id, -1, 'unit', u.id, 'consumption', 1 from units u cross join items i where u.tenant_id = ${tenant} and i.tenant_id = ${tenant}`);
+      });
     }
   });
 

@@ -54,4 +54,30 @@ describe('coalesce', () => {
     c.rounds[1]!.settle();
     expect(await b).toBe('b@0');
   });
+
+  it('shares a round between calls of the same key only, reading with the argument of the first', async () => {
+    const seen: { tenant: string; asked: number }[] = [];
+    const releases: (() => void)[] = [];
+    const get = coalesce(
+      (q: { tenant: string; asked: number }) =>
+        new Promise<string>((resolve) => {
+          seen.push(q);
+          releases.push(() => resolve(`${q.tenant}#${q.asked}`));
+        }),
+      (q) => q.tenant,
+    );
+    const first = get({ tenant: 't1', asked: 1 });
+    const same = [get({ tenant: 't1', asked: 2 }), get({ tenant: 't1', asked: 3 })];
+    const other = get({ tenant: 't2', asked: 4 });
+    await tick();
+    expect(seen).toEqual([{ tenant: 't1', asked: 1 }, { tenant: 't2', asked: 4 }]);
+    releases[0]!();
+    expect(await first).toBe('t1#1');
+    await tick();
+    expect(seen.at(-1)).toEqual({ tenant: 't1', asked: 2 });
+    releases[2]!();
+    expect(await Promise.all(same)).toEqual(['t1#2', 't1#2']);
+    releases[1]!();
+    expect(await other).toBe('t2#4');
+  });
 });

@@ -9,24 +9,28 @@
  * round only; the next call starts afresh.
  *
  * Used where one tenant's screen is read by many people at once and the read is expensive (the
- * dashboard: docs/performance.md). Plain promise sharing would hand out results of reads that
- * started before the caller's own write, so this is not a memoizer.
+ * dashboard, the reports: docs/performance.md). Plain promise sharing would hand out results of
+ * reads that started before the caller's own write, so this is not a memoizer.
+ *
+ * `keyOf` names the calls that may share a read (default: the argument itself); calls with the
+ * same key must ask for the same thing, as a round reads with the argument of its first caller.
  */
-export function coalesce<K, V>(read: (key: K) => Promise<V>): (key: K) => Promise<V> {
-  const rounds = new Map<K, { running: Promise<V>; queued?: Promise<V> }>();
+export function coalesce<A, V>(read: (arg: A) => Promise<V>, keyOf: (arg: A) => unknown = (arg) => arg): (arg: A) => Promise<V> {
+  const rounds = new Map<unknown, { running: Promise<V>; queued?: Promise<V> }>();
 
-  const start = (key: K): Promise<V> => {
-    const running = read(key).finally(() => {
+  const start = (key: unknown, arg: A): Promise<V> => {
+    const running = read(arg).finally(() => {
       const state = rounds.get(key);
       if (state?.running === running && !state.queued) rounds.delete(key);
     });
     return running;
   };
 
-  return (key: K) => {
+  return (arg: A) => {
+    const key = keyOf(arg);
     const state = rounds.get(key);
     if (!state) {
-      const running = start(key);
+      const running = start(key, arg);
       rounds.set(key, { running });
       return running;
     }
@@ -34,7 +38,7 @@ export function coalesce<K, V>(read: (key: K) => Promise<V>): (key: K) => Promis
       () => undefined,
       () => undefined,
     ).then(() => {
-      const running = start(key);
+      const running = start(key, arg);
       rounds.set(key, { running });
       return running;
     });

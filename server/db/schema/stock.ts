@@ -6,7 +6,9 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  bigint,
   check,
+  date,
   foreignKey,
   index,
   integer,
@@ -182,4 +184,40 @@ export const inventoryLogs = pgTable(
       sql`(${t.sourceType} = 'unit' and ${t.unitId} is not null) or (${t.sourceType} = 'garage' and ${t.garageId} is not null)`,
     ),
   ],
+);
+
+/**
+ * Usage per unit and UTC day (DESIGN.md §4 usage: consumption and negative count rows at units):
+ * `used` pieces and `cost_cents` (whole cents of quantity × the row's unit cost). Kept equal to
+ * the ledger's sums by statement triggers on inventory_logs (migration 0006,
+ * docs/decisions/007-usage-rollups.md), so reports read a day of a unit as one row.
+ */
+export const unitUsageDaily = pgTable(
+  'unit_usage_daily',
+  {
+    tenantId: tenantId(),
+    day: date('day', { mode: 'string' }).notNull(),
+    unitId: uuid('unit_id').notNull(),
+    used: integer('used').notNull(),
+    costCents: bigint('cost_cents', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.day, t.unitId] })],
+);
+
+/**
+ * Usage per garage, item and UTC day, where a unit's usage counts for the garage the unit is
+ * assigned to now (units.garage_id): what the reorder report plans from. Kept equal to the
+ * ledger's sums by triggers on inventory_logs and on units (a unit that changes garage or is
+ * deleted takes its history with it); units without a garage count nowhere. Migration 0006.
+ */
+export const garageUsageDaily = pgTable(
+  'garage_usage_daily',
+  {
+    tenantId: tenantId(),
+    day: date('day', { mode: 'string' }).notNull(),
+    garageId: uuid('garage_id').notNull(),
+    itemId: uuid('item_id').notNull(),
+    used: integer('used').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.day, t.garageId, t.itemId] })],
 );

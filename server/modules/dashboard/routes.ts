@@ -1,9 +1,10 @@
 /** GET /api/dashboard (common/contracts/dashboard.ts). */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { dashboardResponse, type DashboardResponse } from '../../../common/contracts/dashboard';
+import { dashboardResponse } from '../../../common/contracts/dashboard';
 import type { AppContext } from '../../context';
 import { coalesce } from '../../lib/coalesce';
+import { sendJson } from '../../lib/send-json';
 import { getDashboard } from './service';
 
 export async function dashboardRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
@@ -14,8 +15,6 @@ export async function dashboardRoutes(fastify: FastifyInstance, ctx: AppContext)
     JSON.stringify(dashboardResponse.parse(await getDashboard(ctx.db, tenantId))),
   );
   app.get('/api/dashboard', { schema: { tags: ['dashboard'], response: { 200: dashboardResponse } } }, async (request, reply) => {
-    const json = await readDashboard((await ctx.tenant(request)).tenantId);
-    // A JSON string with its content type is sent as is (Fastify skips the response serializer).
-    return reply.type('application/json; charset=utf-8').send(json as unknown as DashboardResponse);
+    return sendJson(reply, await readDashboard((await ctx.tenant(request)).tenantId));
   });
 }

@@ -5,21 +5,28 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { assistantBody, assistantReply } from '../../../common/contracts/reports';
+import { assistantBody, assistantReply, type AssistantBody } from '../../../common/contracts/reports';
 import type { AppContext } from '../../context';
 import type { AiProvider } from '../../integrations/ai';
-import { runAssistant } from './assistant/service';
+import { coalesce } from '../../lib/coalesce';
+import { computeReport, replyWithReport } from './assistant/service';
 
 export async function assistantRoutes(fastify: FastifyInstance, opts: { ctx: AppContext; ai: AiProvider | null }): Promise<void> {
   const { ctx, ai } = opts;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
+  // Colleagues asking for the same report together share its computation (lib/coalesce.ts), as
+  // of a moment after each of them asked; each gets its own narrative.
+  const readReport = coalesce(
+    ({ tenantId, body }: { tenantId: string; body: AssistantBody }) => computeReport(ctx.db, tenantId, body, ctx.now()),
+    ({ tenantId, body }) => [tenantId, body.type, body.days, body.limit].join(' '),
+  );
   app.post(
     '/api/reports/assistant',
     { schema: { tags: ['reports'], body: assistantBody, response: { 200: assistantReply } } },
     async (request) => {
-      const who = await ctx.tenant(request);
-      return runAssistant(ctx.db, ai, who.tenantId, request.body, ctx.now(), (err) =>
+      const report = await readReport({ tenantId: (await ctx.tenant(request)).tenantId, body: request.body });
+      return replyWithReport(ai, request.body, report, (err) =>
         request.log.warn({ err }, 'AI narrative failed; answering with the computed summary'),
       );
     },

@@ -4,9 +4,11 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { costQuery, costReport, statusReport } from '../../../common/contracts/reports';
+import { costQuery, costReport, statusReport, type CostQuery } from '../../../common/contracts/reports';
 import type { AppContext } from '../../context';
 import { withTenant } from '../../db/tenant-tx';
+import { coalesce } from '../../lib/coalesce';
+import { sendJson } from '../../lib/send-json';
 import { assertFeature } from '../billing/plans';
 import { getCostReport } from './costs';
 import { getStatusReport } from './status';
@@ -15,14 +17,23 @@ export async function reportRoutes(fastify: FastifyInstance, ctx: AppContext): P
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['reports'];
 
-  app.get('/api/reports/costs', { schema: { tags, querystring: costQuery, response: { 200: costReport } } }, async (request) => {
-    const who = await ctx.tenant(request);
-    const now = ctx.now();
-    return withTenant(ctx.db, who.tenantId, async (tx) => {
-      await assertFeature(tx, who.tenantId, 'cost_reports', now);
-      return getCostReport(tx, who.tenantId, request.query, now);
-    });
-  });
+  // People of one tenant opening the same report together share reads (lib/coalesce.ts): each
+  // read starts after its callers asked, as of that moment, and is checked against the contract
+  // and serialized once for all of them.
+  const readCosts = coalesce(
+    async ({ tenantId, query }: { tenantId: string; query: CostQuery }) => {
+      const now = ctx.now();
+      const report = await withTenant(ctx.db, tenantId, async (tx) => {
+        await assertFeature(tx, tenantId, 'cost_reports', now);
+        return getCostReport(tx, tenantId, query, now);
+      });
+      return JSON.stringify(costReport.parse(report));
+    },
+    ({ tenantId, query }) => [tenantId, query.period, query.start, query.end].join(' '),
+  );
+  app.get('/api/reports/costs', { schema: { tags, querystring: costQuery, response: { 200: costReport } } }, async (request, reply) =>
+    sendJson(reply, await readCosts({ tenantId: (await ctx.tenant(request)).tenantId, query: request.query })),
+  );
 
   app.get('/api/reports/status', { schema: { tags, response: { 200: statusReport } } }, async (request) => {
     const who = await ctx.tenant(request);

@@ -13,7 +13,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
-import { count, listed, LISTED, namedUsage, period, type ReportBuilder } from './shared';
+import { garageUsage } from '../usage-sql';
+import { count, listed, LISTED, period, type ReportBuilder } from './shared';
 
 /** Days of use an order should cover. */
 const COVER_DAYS = 14;
@@ -21,16 +22,14 @@ const COVER_DAYS = 14;
 export const reorderReport: ReportBuilder = async (tx, tenantId, range) => {
   const days = sql`${range.days}::int`;
   const plan = sql`
-    with used as (
-      select garage_id, item_id, sum(used) as used from (${namedUsage(tenantId, range)}) us
-      where garage_id is not null group by 1, 2
-    ),
+    with used as (${garageUsage(tenantId, range.start, range.end)}),
     shortfall as (
-      select u.garage_id, s.item_id, sum(greatest(i.minimum_threshold - s.quantity, 0)) as shortfall
+      -- Only rows at or below their item's minimum are short: the rows in alert, which the
+      -- partial index unit_inventory_alert_idx holds (item_threshold is the item's minimum).
+      select u.garage_id, s.item_id, sum(s.item_threshold - s.quantity) as shortfall
       from unit_inventory s
       join units u on u.tenant_id = s.tenant_id and u.id = s.unit_id
-      join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
-      where s.tenant_id = ${tenantId} and u.garage_id is not null group by 1, 2
+      where s.tenant_id = ${tenantId} and s.quantity <= s.item_threshold and u.garage_id is not null group by 1, 2
     ),
     on_hand as (select garage_id, item_id, quantity from garage_inventory where tenant_id = ${tenantId}),
     pairs as (

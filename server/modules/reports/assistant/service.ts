@@ -12,26 +12,18 @@ import type { AiProvider } from '../../../integrations/ai';
 import { assertFeature } from '../../billing/plans';
 import { writeReportText } from './narrative';
 import { reportBuilders } from './registry';
-import { reportRange, toCsv } from './shared';
+import { reportRange, toCsv, type ReportFacts } from './shared';
 
 /**
- * Answers one assistant request of `tenantId` as of `now` (UTC): the range is the `days` days
- * before `now`, the CSV holds at most `limit` records. A model failure is passed to `onAiError`
- * and the computed summary is returned instead.
+ * Computes the facts and CSV rows of one assistant request of `tenantId` as of `now` (UTC): the
+ * range is the `days` days before `now`, at most `limit` records.
  * @throws AppError SUBSCRIPTION_REQUIRED (expired trial, 402) | FORBIDDEN (plan without ai_reports, 403)
  */
-export async function runAssistant(
-  db: Db,
-  ai: AiProvider | null,
-  tenantId: string,
-  body: AssistantBody,
-  now: Date,
-  onAiError: (err: unknown) => void,
-): Promise<AssistantReply> {
+export async function computeReport(db: Db, tenantId: string, body: AssistantBody, now: Date): Promise<ReportFacts> {
   const range = reportRange(now, body.days, body.limit);
   // withTenant's scope on a read-only snapshot, so every query of a report sees the same ledger
   // and the facts agree with the rows even while stock moves.
-  const report = await db.transaction(
+  return db.transaction(
     async (tx) => {
       await enterTenantScope(tx, tenantId);
       await assertFeature(tx, tenantId, 'ai_reports', now);
@@ -39,8 +31,20 @@ export async function runAssistant(
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },
   );
-  // The transaction is over before the model is called: a slow model must not hold a
-  // connection (PGlite has only one).
+}
+
+/**
+ * The assistant's reply to `body` from its computed `report`: the narrative the model writes over
+ * the facts, or the computed summary when no model is configured or it fails (the failure is
+ * passed to `onAiError`), and the CSV. Call it after the report's transaction: a slow model must
+ * not hold a connection (PGlite has only one).
+ */
+export async function replyWithReport(
+  ai: AiProvider | null,
+  body: AssistantBody,
+  report: ReportFacts,
+  onAiError: (err: unknown) => void,
+): Promise<AssistantReply> {
   const { text, ai_narrative } = await writeReportText(ai, reportTypeLabels[body.type], report, onAiError);
   return { type: body.type, text, csv: toCsv(report.columns, report.rows), records: report.rows.length, ai_narrative };
 }

@@ -1,0 +1,157 @@
+/**
+ * The daily usage totals (migration 0006, docs/decisions/007-usage-rollups.md) always equal the
+ * sums of the ledger's usage rows — per unit and day, and per current garage, item and day —
+ * whatever happens: random presses, stocktakes, garage changes, unit and garage deletions, and
+ * ledger rows restamped or removed by hand. And the day split the reports read them by.
+ */
+import { sql } from 'drizzle-orm';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../db/client';
+import { api, backends, createTestApp, type TestApp } from '../../test/harness';
+import { stockTenant, type StockTenant } from '../../test/stock-fixtures';
+import type { TenantIdentity } from '../auth/session';
+import { createGarage, deleteGarage } from '../garages/service';
+import { addUnitStock, consumeUnitStock, createUnit, deleteUnit, removeUnitStock, updateUnit } from '../units/service';
+import { splitByDay } from './usage-sql';
+
+describe('splitByDay', () => {
+  const d = (iso: string) => new Date(iso);
+  it('reads whole days from the totals and only the cut days from the ledger', () => {
+    const split = splitByDay(d('2026-06-01T14:05:00Z'), d('2026-07-01T14:05:00Z'), [d('2026-06-24T14:05:00Z')]);
+    expect(split).toEqual({
+      first: '2026-06-02',
+      end: '2026-07-01',
+      except: ['2026-06-01', '2026-06-24', '2026-07-01'],
+      pieces: [
+        { start: d('2026-06-01T14:05:00Z'), end: d('2026-06-02T00:00:00Z') },
+        { start: d('2026-06-24T00:00:00Z'), end: d('2026-06-25T00:00:00Z') },
+        { start: d('2026-07-01T00:00:00Z'), end: d('2026-07-01T14:05:00Z') },
+      ],
+    });
+  });
+  it('cuts nothing at midnight, and ignores cuts outside the span', () => {
+    expect(splitByDay(d('2026-06-01T00:00:00Z'), d('2026-06-08T00:00:00Z'), [d('2026-06-05T00:00:00Z'), d('2026-07-05T10:00:00Z')])).toEqual({
+      first: '2026-06-01',
+      end: '2026-06-08',
+      except: [],
+      pieces: [],
+    });
+  });
+  it('reads a span inside one day from the ledger alone', () => {
+    const split = splitByDay(d('2026-06-01T08:00:00Z'), d('2026-06-01T09:00:00Z'));
+    expect(split.pieces).toEqual([{ start: d('2026-06-01T08:00:00Z'), end: d('2026-06-01T09:00:00Z') }]);
+    expect(split.first >= split.end).toBe(true);
+  });
+});
+
+describe.each(backends)('daily usage totals on %s', (backend) => {
+  let t: TestApp;
+  let s: StockTenant;
+  let who: TenantIdentity;
+  beforeAll(async () => {
+    t = await createTestApp(backend);
+    s = await stockTenant(t, 'rollup@example.com', [
+      { name: 'Towel', category: 'Linen', minimum_threshold: 2, count_cost: 6.5 },
+      { name: 'Pods', category: 'Kitchen', minimum_threshold: 5, count_cost: 0.45 },
+    ]);
+    who = { userId: (await api(t, s.cookie, 'GET', '/api/me')).json().user.id, email: 'rollup@example.com', tenantId: s.tenantId, role: 'owner' };
+  });
+  afterAll(() => t.close());
+
+  const isUsage = sql`source_type = 'unit' and quantity_change < 0 and type in ('consumption', 'count')`;
+  /** Rows where the totals and the ledger disagree (zero totals count as absent). */
+  const mismatches = async () => {
+    const differ = (name: string, want: ReturnType<typeof sql>, have: ReturnType<typeof sql>) =>
+      queryRows(
+        t.database.db,
+        sql`with want as (${want}), have as (${have})
+            select ${`${name}: missing`} as what, * from (select * from want except select * from have) a
+            union all select ${`${name}: extra`}, * from (select * from have except select * from want) b`,
+      );
+    return [
+      ...(await differ(
+        'unit',
+        sql`select tenant_id, (created_at at time zone 'UTC')::date as day, unit_id, sum(-quantity_change)::bigint as used,
+                   sum(-quantity_change * unit_cost * 100)::bigint as cents
+            from inventory_logs where ${isUsage} group by 1, 2, 3`,
+        sql`select tenant_id, day, unit_id, used, cost_cents from unit_usage_daily where used <> 0 or cost_cents <> 0`,
+      )),
+      ...(await differ(
+        'garage',
+        sql`select l.tenant_id, (l.created_at at time zone 'UTC')::date as day, u.garage_id, l.item_id, sum(-l.quantity_change)::bigint as used
+            from inventory_logs l join units u on u.tenant_id = l.tenant_id and u.id = l.unit_id
+            where ${isUsage} and u.garage_id is not null group by 1, 2, 3, 4`,
+        sql`select tenant_id, day, garage_id, item_id, used from garage_usage_daily where used <> 0`,
+      )),
+    ];
+  };
+
+  it('equal the ledger after random presses, garage changes, deletions and ledger rows moved or removed by hand', async () => {
+    const items = Object.values(s.itemIds);
+    const garages = [s.garageId, (await createGarage(t.database.db, who, { name: 'Annex', address: '2 Side', inventory: [] }, new Date())).id];
+    const units = [s.unitId];
+    const op = fc.oneof(
+      { weight: 4, arbitrary: fc.record({ kind: fc.constant('add' as const), unit: fc.nat(9), item: fc.nat(1), qty: fc.integer({ min: 1, max: 9 }) }) },
+      { weight: 6, arbitrary: fc.record({ kind: fc.constant('consume' as const), unit: fc.nat(9), item: fc.nat(1) }) },
+      fc.record({ kind: fc.constant('remove' as const), unit: fc.nat(9), item: fc.nat(1) }),
+      fc.record({ kind: fc.constant('assign' as const), unit: fc.nat(9), garage: fc.nat(2) }),
+      fc.record({ kind: fc.constant('newUnit' as const), garage: fc.nat(2) }),
+      fc.record({ kind: fc.constant('deleteUnit' as const), unit: fc.nat(9) }),
+      fc.record({ kind: fc.constant('newGarage' as const) }),
+      fc.record({ kind: fc.constant('deleteGarage' as const), garage: fc.nat(9) }),
+      fc.record({ kind: fc.constant('restamp' as const), days: fc.integer({ min: -40, max: 0 }), hours: fc.nat(23) }),
+      fc.record({ kind: fc.constant('dropRow' as const) }),
+    );
+    let created = 0;
+    const applied: Record<string, number> = {};
+    const pick = <T,>(list: T[], i: number): T | undefined => list[i % Math.max(list.length, 1)];
+    await fc.assert(
+      fc.asyncProperty(fc.array(op, { minLength: 20, maxLength: 20 }), async (ops) => {
+        for (const o of ops) {
+          try {
+            if (o.kind === 'add') await addUnitStock(t.database.db, who, pick(units, o.unit)!, { item_id: items[o.item]!, quantity: o.qty });
+            else if (o.kind === 'consume') await consumeUnitStock(t.database.db, who, pick(units, o.unit)!, items[o.item]!, new Date());
+            else if (o.kind === 'remove') await removeUnitStock(t.database.db, who, pick(units, o.unit)!, items[o.item]!);
+            else if (o.kind === 'assign') {
+              const unit = pick(units, o.unit)!;
+              await updateUnit(t.database.db, who, unit, { name: 'Unit', address: 'Somewhere', garage_id: garages[o.garage] ?? null });
+            } else if (o.kind === 'newUnit') {
+              const garage = pick(garages, o.garage)!;
+              units.push((await createUnit(t.database.db, who, { name: `Unit ${++created}`, address: 'x', garage_id: garage, inventory: [] }, new Date())).id);
+            } else if (o.kind === 'deleteUnit') {
+              const unit = pick(units, o.unit)!;
+              await deleteUnit(t.database.db, who, unit);
+              units.splice(units.indexOf(unit), 1);
+            } else if (o.kind === 'newGarage') {
+              garages.push((await createGarage(t.database.db, who, { name: `Garage ${++created}`, address: 'y', inventory: [] }, new Date())).id);
+            } else if (o.kind === 'deleteGarage') {
+              const garage = pick(garages, o.garage)!;
+              await deleteGarage(t.database.db, who, garage);
+              garages.splice(garages.indexOf(garage), 1);
+            } else if (o.kind === 'restamp') {
+              // Not something the application does; the totals must follow any write to the ledger.
+              await t.database.db.execute(sql`update inventory_logs set created_at = created_at + make_interval(days => ${o.days}, hours => ${o.hours})
+                where tenant_id = ${s.tenantId} and id in (select id from inventory_logs where tenant_id = ${s.tenantId} order by created_at desc limit 3)`);
+            } else {
+              await t.database.db.execute(sql`delete from inventory_logs where tenant_id = ${s.tenantId}
+                and id = (select id from inventory_logs where tenant_id = ${s.tenantId} and ${isUsage} order by id limit 1)`);
+            }
+          } catch (err) {
+            // Refusals (unknown stock row, nothing to consume, last unit or garage, plan limit) are expected outcomes.
+            const code = (err as { code?: string }).code;
+            if (!['NOT_FOUND', 'CONFLICT', 'LAST_RECORD', 'LIMIT_REACHED'].includes(code ?? '')) throw err;
+            continue;
+          }
+          applied[o.kind] = (applied[o.kind] ?? 0) + 1;
+        }
+        expect(await mismatches()).toEqual([]);
+      }),
+      { numRuns: 15, seed: 20261122 },
+    );
+    // Every kind of change happened, and usage is left to compare.
+    expect(Object.keys(applied).sort()).toEqual(['add', 'assign', 'consume', 'deleteGarage', 'deleteUnit', 'dropRow', 'newGarage', 'newUnit', 'remove', 'restamp']);
+    const [usage] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from garage_usage_daily where tenant_id = ${s.tenantId} and used > 0`);
+    expect(usage!.n).toBeGreaterThan(0);
+  }, 300_000);
+});
