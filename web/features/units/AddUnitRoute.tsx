@@ -3,7 +3,7 @@
  * Garage, and inventory rows whose stock status is shown as the quantity is typed.
  */
 import { useId } from 'react';
-import { useFieldArray, useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from 'react-router';
 import { Warehouse } from 'lucide-react';
@@ -20,7 +20,8 @@ import { parseWholeNumber } from '../../lib/number-text';
 import { useGarages } from '../garages/api/get-garages';
 import { useItems } from '../items/api/get-items';
 import { StockRowsEditor } from '../items/components/StockRowsEditor';
-import { emptyStockRow, type StockRowDraft } from '../items/stock-rows';
+import { useStockRowsEditor } from '../items/components/use-stock-rows-editor';
+import type { StockRowDraft } from '../items/stock-rows';
 import { SubscriptionGate } from '../subscription/components/SubscriptionGate';
 import { useCreateUnit } from './api/create-unit';
 import { StatusWord } from './components/StockStatus';
@@ -53,14 +54,13 @@ function AddUnitForm({ garages, items }: { garages: Garage[]; items: Item[] }) {
   const id = useId();
   const navigate = useNavigate();
   const create = useCreateUnit();
+  const form = useForm<AddUnitDraft, unknown, CreateUnitBody>({ resolver: zodResolver(addUnitForm), defaultValues: emptyAddUnitDraft });
   const {
     register,
-    control,
     handleSubmit,
     formState: { errors },
-  } = useForm<AddUnitDraft, unknown, CreateUnitBody>({ resolver: zodResolver(addUnitForm), defaultValues: emptyAddUnitDraft });
-  const { fields, append, remove } = useFieldArray({ control, name: 'inventory' });
-  const rows = useWatch({ control, name: 'inventory' });
+  } = form;
+  const stockRows = useStockRowsEditor(form, id);
 
   const onSubmit = handleSubmit((body) => create.mutate(body, { onSuccess: () => void navigate('/units') }));
   const messages = errorMessages(errors, ['name', 'address', 'garage_id']);
@@ -86,14 +86,8 @@ function AddUnitForm({ garages, items }: { garages: Garage[]; items: Item[] }) {
       <Card className="flex flex-col gap-3 p-4 sm:p-6">
         <h2 className="text-lg font-semibold text-slate-900">Inventory</h2>
         <StockRowsEditor
-          idPrefix={id}
-          rowKeys={fields.map((field) => field.id)}
-          rows={rows}
+          {...stockRows}
           items={items}
-          registerItem={(index) => register(`inventory.${index}.item_id`)}
-          registerQuantity={(index) => register(`inventory.${index}.quantity`)}
-          onAdd={() => append({ ...emptyStockRow })}
-          onRemove={remove}
           renderRowExtra={(row, item) => <RowStatus row={row} item={item} />}
           emptyText="No items added."
         />

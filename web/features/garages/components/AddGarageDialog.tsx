@@ -1,6 +1,6 @@
 /** The Add Garage dialog: name, address and the initial inventory (SPEC.md "Garages"). */
 import { useId } from 'react';
-import { useFieldArray, useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { CreateGarageBody } from '../../../../common/contracts/stock';
 import { Button } from '../../../components/ui/Button';
@@ -8,22 +8,21 @@ import { Dialog, DialogActions } from '../../../components/ui/Dialog';
 import { FormAlert } from '../../../components/ui/FormAlert';
 import { TextField } from '../../../components/ui/TextField';
 import { StockRowsEditor } from '../../items/components/StockRowsEditor';
+import { useStockRowsEditor } from '../../items/components/use-stock-rows-editor';
 import { WithItems } from '../../items/components/WithItems';
-import { emptyStockRow } from '../../items/stock-rows';
 import { useCreateGarage } from '../api/create-garage';
 import { createGarageForm, emptyGarageDraft, GARAGE_REQUIRED_MESSAGE, type GarageDraft } from '../garage-forms';
 
 function AddGarageForm({ onClose }: { onClose: () => void }) {
   const id = useId();
   const create = useCreateGarage();
+  const form = useForm<GarageDraft, unknown, CreateGarageBody>({ resolver: zodResolver(createGarageForm), defaultValues: emptyGarageDraft });
   const {
     register,
-    control,
     handleSubmit,
     formState: { errors },
-  } = useForm<GarageDraft, unknown, CreateGarageBody>({ resolver: zodResolver(createGarageForm), defaultValues: emptyGarageDraft });
-  const { fields, append, remove } = useFieldArray({ control, name: 'inventory' });
-  const rows = useWatch({ control, name: 'inventory' });
+  } = form;
+  const stockRows = useStockRowsEditor(form, id);
 
   const onSubmit = handleSubmit((body) => create.mutate(body, { onSuccess: onClose }));
   const missing = Boolean(errors.name || errors.address);
@@ -36,19 +35,7 @@ function AddGarageForm({ onClose }: { onClose: () => void }) {
       <fieldset className="flex flex-col gap-3">
         <legend className="mb-2 text-base font-semibold text-slate-800">Initial Inventory</legend>
         <WithItems>
-          {(items) => (
-            <StockRowsEditor
-              idPrefix={id}
-              rowKeys={fields.map((field) => field.id)}
-              rows={rows}
-              items={items}
-              registerItem={(index) => register(`inventory.${index}.item_id`)}
-              registerQuantity={(index) => register(`inventory.${index}.quantity`)}
-              onAdd={() => append({ ...emptyStockRow })}
-              onRemove={remove}
-              emptyText="No items added."
-            />
-          )}
+          {(items) => <StockRowsEditor {...stockRows} items={items} emptyText="No items added." />}
         </WithItems>
       </fieldset>
       <DialogActions>

@@ -3,13 +3,14 @@
  * makes the stock exactly these rows (SPEC.md "Garages", §4).
  */
 import { useId } from 'react';
-import { useFieldArray, useForm, useWatch } from 'react-hook-form';
+import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Garage, GarageInventoryBody } from '../../../../common/contracts/stock';
 import { Button } from '../../../components/ui/Button';
 import { StockRowsEditor } from '../../items/components/StockRowsEditor';
+import { useStockRowsEditor } from '../../items/components/use-stock-rows-editor';
 import { WithItems } from '../../items/components/WithItems';
-import { emptyStockRow, rowsFromStock } from '../../items/stock-rows';
+import { rowsFromStock } from '../../items/stock-rows';
 import { useSaveGarageInventory } from '../api/save-garage-inventory';
 import { garageInventoryForm, type GarageInventoryDraft } from '../garage-forms';
 
@@ -22,30 +23,17 @@ interface GarageInventoryFormProps {
 export function GarageInventoryForm({ garage, onDone }: GarageInventoryFormProps) {
   const id = useId();
   const save = useSaveGarageInventory();
-  const { register, control, handleSubmit } = useForm<GarageInventoryDraft, unknown, GarageInventoryBody>({
+  const form = useForm<GarageInventoryDraft, unknown, GarageInventoryBody>({
     resolver: zodResolver(garageInventoryForm),
     defaultValues: { inventory: rowsFromStock(garage.inventory) },
   });
-  const { fields, append, remove } = useFieldArray({ control, name: 'inventory' });
-  const rows = useWatch({ control, name: 'inventory' });
-  const onSubmit = handleSubmit((body) => save.mutate({ id: garage.id, body }, { onSuccess: onDone }));
+  const stockRows = useStockRowsEditor(form, id);
+  const onSubmit = form.handleSubmit((body) => save.mutate({ id: garage.id, body }, { onSuccess: onDone }));
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3">
       <WithItems>
-        {(items) => (
-          <StockRowsEditor
-            idPrefix={id}
-            rowKeys={fields.map((field) => field.id)}
-            rows={rows}
-            items={items}
-            registerItem={(index) => register(`inventory.${index}.item_id`)}
-            registerQuantity={(index) => register(`inventory.${index}.quantity`)}
-            onAdd={() => append({ ...emptyStockRow })}
-            onRemove={remove}
-            emptyText="No inventory available"
-          />
-        )}
+        {(items) => <StockRowsEditor {...stockRows} items={items} emptyText="No inventory available" />}
       </WithItems>
       <div className="flex gap-2">
         <Button variant="secondary" onClick={onDone} className="flex-1 sm:flex-none">

@@ -14,7 +14,7 @@ import { SelectField } from '../../../components/ui/SelectField';
 import { TextField } from '../../../components/ui/TextField';
 import { itemsPickedElsewhere, type StockRowDraft } from '../stock-rows';
 
-interface StockRowsEditorProps {
+export interface StockRowsEditorProps {
   /** Makes the inputs' ids unique on the page. */
   idPrefix: string;
   /** One stable key per row (useFieldArray's field ids). */
