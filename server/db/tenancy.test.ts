@@ -7,7 +7,7 @@ import { api, backends, createTestApp, onboard, signUpAndSignIn, type TestApp } 
 import { DataDirLockedError, openPglite, queryRows } from './client';
 import { withTenant } from './tenant-tx';
 
-const tenantTables = ['garages', 'units', 'items', 'garage_inventory', 'unit_inventory', 'inventory_logs', 'unit_usage_daily', 'garage_usage_daily', 'subscriptions', 'memberships', 'tenants'];
+const tenantTables = ['garages', 'units', 'items', 'garage_inventory', 'unit_inventory', 'inventory_logs', 'unit_usage_daily', 'garage_usage_daily', 'garage_usage_weekly', 'subscriptions', 'memberships', 'tenants'];
 
 describe.each(backends)('tenant isolation on %s', (backend) => {
   let t: TestApp;

@@ -209,6 +209,8 @@ export const unitUsageDaily = pgTable(
  * assigned to now (units.garage_id): what the reorder report plans from. Kept equal to the
  * ledger's sums by triggers on inventory_logs and on units (a unit that changes garage or is
  * deleted takes its history with it); units without a garage count nowhere. Migration 0006.
+ * garage_usage_weekly holds the same per UTC week (starting Monday), so 90 days are ~13 rows a
+ * garage and item instead of 90.
  */
 export const garageUsageDaily = pgTable(
   'garage_usage_daily',
@@ -220,4 +222,17 @@ export const garageUsageDaily = pgTable(
     used: integer('used').notNull(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.day, t.garageId, t.itemId] })],
+);
+
+/** garage_usage_daily summed per UTC week; `week` is the week's Monday. Migration 0006. */
+export const garageUsageWeekly = pgTable(
+  'garage_usage_weekly',
+  {
+    tenantId: tenantId(),
+    week: date('week', { mode: 'string' }).notNull(),
+    garageId: uuid('garage_id').notNull(),
+    itemId: uuid('item_id').notNull(),
+    used: integer('used').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.week, t.garageId, t.itemId] })],
 );

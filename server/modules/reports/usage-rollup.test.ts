@@ -1,6 +1,6 @@
 /**
- * The daily usage totals (migration 0006, docs/decisions/007-usage-rollups.md) always equal the
- * sums of the ledger's usage rows — per unit and day, and per current garage, item and day —
+ * The usage totals (migration 0006, docs/decisions/007-usage-rollups.md) always equal the sums
+ * of the ledger's usage rows — per unit and day, and per current garage, item and day or week —
  * whatever happens: random presses, stocktakes, garage changes, unit and garage deletions, and
  * ledger rows restamped or removed by hand. And the day split the reports read them by.
  */
@@ -13,35 +13,40 @@ import { stockTenant, type StockTenant } from '../../test/stock-fixtures';
 import type { TenantIdentity } from '../auth/session';
 import { createGarage, deleteGarage } from '../garages/service';
 import { addUnitStock, consumeUnitStock, createUnit, deleteUnit, removeUnitStock, updateUnit } from '../units/service';
-import { splitByDay } from './usage-sql';
+import { splitSpan } from './usage-sql';
 
-describe('splitByDay', () => {
+describe('splitSpan', () => {
   const d = (iso: string) => new Date(iso);
-  it('reads whole days from the totals and only the cut days from the ledger', () => {
-    const split = splitByDay(d('2026-06-01T14:05:00Z'), d('2026-07-01T14:05:00Z'), [d('2026-06-24T14:05:00Z')]);
+  const june = (...days: number[]) => days.map((n) => `2026-06-${String(n).padStart(2, '0')}`);
+  it('reads whole weeks and days from the totals and only the cut days from the ledger', () => {
+    // 2026-06-01 is a Monday; the span and an inner window start at 14:05.
+    const split = splitSpan(d('2026-06-01T14:05:00Z'), d('2026-07-01T14:05:00Z'), [d('2026-06-24T14:05:00Z')], { weeks: true });
     expect(split).toEqual({
-      first: '2026-06-02',
-      end: '2026-07-01',
-      except: ['2026-06-01', '2026-06-24', '2026-07-01'],
+      weeks: june(8, 15),
+      days: june(2, 3, 4, 5, 6, 7, 22, 23, 25, 26, 27, 28, 29, 30),
       pieces: [
         { start: d('2026-06-01T14:05:00Z'), end: d('2026-06-02T00:00:00Z') },
         { start: d('2026-06-24T00:00:00Z'), end: d('2026-06-25T00:00:00Z') },
         { start: d('2026-07-01T00:00:00Z'), end: d('2026-07-01T14:05:00Z') },
       ],
     });
+    const daysOnly = splitSpan(d('2026-06-01T14:05:00Z'), d('2026-07-01T14:05:00Z'), [d('2026-06-24T14:05:00Z')]);
+    expect(daysOnly.weeks).toEqual([]);
+    expect(daysOnly.days).toEqual([...june(2, 3, 4, 5, 6, 7), ...june(8, 9, 10, 11, 12, 13, 14), ...june(15, 16, 17, 18, 19, 20, 21), ...split.days.slice(6)]);
   });
   it('cuts nothing at midnight, and ignores cuts outside the span', () => {
-    expect(splitByDay(d('2026-06-01T00:00:00Z'), d('2026-06-08T00:00:00Z'), [d('2026-06-05T00:00:00Z'), d('2026-07-05T10:00:00Z')])).toEqual({
-      first: '2026-06-01',
-      end: '2026-06-08',
-      except: [],
+    expect(splitSpan(d('2026-06-01T00:00:00Z'), d('2026-06-09T00:00:00Z'), [d('2026-06-05T00:00:00Z'), d('2026-07-05T10:00:00Z')], { weeks: true })).toEqual({
+      weeks: june(1),
+      days: june(8),
       pieces: [],
     });
   });
   it('reads a span inside one day from the ledger alone', () => {
-    const split = splitByDay(d('2026-06-01T08:00:00Z'), d('2026-06-01T09:00:00Z'));
-    expect(split.pieces).toEqual([{ start: d('2026-06-01T08:00:00Z'), end: d('2026-06-01T09:00:00Z') }]);
-    expect(split.first >= split.end).toBe(true);
+    expect(splitSpan(d('2026-06-01T08:00:00Z'), d('2026-06-01T09:00:00Z'), [], { weeks: true })).toEqual({
+      weeks: [],
+      days: [],
+      pieces: [{ start: d('2026-06-01T08:00:00Z'), end: d('2026-06-01T09:00:00Z') }],
+    });
   });
 });
 
@@ -76,6 +81,12 @@ describe.each(backends)('daily usage totals on %s', (backend) => {
                    sum(-quantity_change * unit_cost * 100)::bigint as cents
             from inventory_logs where ${isUsage} group by 1, 2, 3`,
         sql`select tenant_id, day, unit_id, used, cost_cents from unit_usage_daily where used <> 0 or cost_cents <> 0`,
+      )),
+      ...(await differ(
+        'garage week',
+        sql`select tenant_id, date_trunc('week', day::timestamp)::date as week, garage_id, item_id, sum(used)::int as used
+            from garage_usage_daily group by 1, 2, 3, 4 having sum(used) <> 0`,
+        sql`select tenant_id, week, garage_id, item_id, used from garage_usage_weekly where used <> 0`,
       )),
       ...(await differ(
         'garage',

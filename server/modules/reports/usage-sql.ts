@@ -2,12 +2,12 @@
  * The one definition of usage (DESIGN.md §4), shared by every report: decreases of a unit's
  * stock that are not transfers — `consumption` and negative `count` rows at units — costed at
  * the ledger row's unit cost. Matches the partial index inventory_logs_usage_idx and the
- * triggers of migration 0006 that keep the daily usage totals (unit_usage_daily,
- * garage_usage_daily; docs/decisions/007-usage-rollups.md).
+ * triggers of migration 0006 that keep the usage totals (unit_usage_daily, garage_usage_daily,
+ * garage_usage_weekly; docs/decisions/007-usage-rollups.md).
  *
- * Reports over long spans read whole UTC days from the daily totals and only the parts of days
- * cut by an instant of the report (a period that starts at 14:05, say) from the ledger rows, so
- * every sum is exactly the sum of the ledger rows of its span.
+ * Reports over long spans read whole UTC weeks and days from the totals and only the parts of
+ * days cut by an instant of the report (a period that starts at 14:05, say) from the ledger rows,
+ * so every sum is exactly the sum of the ledger rows of its span.
  */
 import { sql, type SQL } from 'drizzle-orm';
 
@@ -30,65 +30,73 @@ export function usageRows(tenantId: string, start: Date, end: Date): SQL {
     where l.tenant_id = ${tenantId} and ${isUsage} and l.created_at >= ${at(start)} and l.created_at < ${at(end)}`;
 }
 
-/** How a span splits between the daily totals and the ledger rows (see {@link splitByDay}). */
-export interface DaySplit {
-  /** Whole UTC days read from the daily totals: from `first` (inclusive) to `end` (exclusive), 'YYYY-MM-DD', except `except`. */
-  first: string;
-  end: string;
-  except: string[];
+/** How a span splits between the totals and the ledger rows (see {@link splitSpan}). */
+export interface SpanSplit {
+  /** Whole UTC weeks read from weekly totals, as their Mondays ('YYYY-MM-DD'); empty unless asked for. */
+  weeks: string[];
+  /** Whole UTC days read from daily totals ('YYYY-MM-DD'), outside `weeks`. */
+  days: string[];
   /** Parts of cut days inside the span, read from the ledger rows: [start, end) instants. */
   pieces: { start: Date; end: Date }[];
 }
 
 const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
 const floorDay = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
+/** 1970-01-05, the first Monday of the Unix epoch, in days. */
+const FIRST_MONDAY = 4;
 
 /**
- * Splits the span [from, to) (UTC instants) into whole UTC days and pieces of days. A day is cut
- * when `from`, `to` or one of `cuts` (the other window boundaries a report filters by) falls
- * strictly inside it; a cut day is read as its piece inside the span, every other day of the
- * span whole. So each whole day lies entirely inside or entirely outside every window bounded by
- * those instants, and a window's filter on a day's start instant is exact.
+ * Splits the span [from, to) (UTC instants) into whole UTC weeks (Monday to Sunday, when `weeks`
+ * is set), whole UTC days and pieces of days. A day is cut when `from`, `to` or one of `cuts` (the
+ * other window boundaries a report filters by) falls strictly inside it; a cut day is read as its
+ * piece inside the span, and a week is whole only when none of its days is cut. So every whole
+ * day or week lies entirely inside or entirely outside each window bounded by those instants, and
+ * a window's filter on its start instant is exact.
  */
-export function splitByDay(from: Date, to: Date, cuts: Date[] = []): DaySplit {
+export function splitSpan(from: Date, to: Date, cuts: Date[] = [], opts: { weeks?: boolean } = {}): SpanSplit {
   const lo = from.getTime();
   const hi = to.getTime();
-  const cutDays = [...new Set([lo, hi, ...cuts.map((c) => c.getTime())]
-    .filter((ms) => ms >= lo && ms <= hi && ms % DAY_MS !== 0)
-    .map(floorDay))].sort((a, b) => a - b);
-  const pieces = cutDays
+  const cutDays = new Set(
+    [lo, hi, ...cuts.map((c) => c.getTime())].filter((ms) => ms >= lo && ms <= hi && ms % DAY_MS !== 0).map(floorDay),
+  );
+  const pieces = [...cutDays]
+    .sort((a, b) => a - b)
     .map((day) => ({ start: new Date(Math.max(lo, day)), end: new Date(Math.min(hi, day + DAY_MS)) }))
     .filter((p) => p.start < p.end);
+  const whole: number[] = [];
+  for (let day = Math.ceil(lo / DAY_MS); (day + 1) * DAY_MS <= hi; day++) if (!cutDays.has(day * DAY_MS)) whole.push(day);
+  const wholeSet = new Set(whole);
+  const weeks = opts.weeks
+    ? whole.filter((day) => (day - FIRST_MONDAY) % 7 === 0 && [1, 2, 3, 4, 5, 6].every((i) => wholeSet.has(day + i)))
+    : [];
+  const inWeeks = new Set(weeks.flatMap((monday) => [0, 1, 2, 3, 4, 5, 6].map((i) => monday + i)));
   return {
-    first: dayOf(Math.ceil(lo / DAY_MS) * DAY_MS),
-    end: dayOf(floorDay(hi)),
-    except: cutDays.map(dayOf),
+    weeks: weeks.map((day) => dayOf(day * DAY_MS)),
+    days: whole.filter((day) => !inWeeks.has(day)).map((day) => dayOf(day * DAY_MS)),
     pieces,
   };
 }
 
-/** SQL: the whole days of a split, on a daily totals table aliased `d`. */
-const wholeDays = (tenantId: string, split: DaySplit): SQL =>
-  sql`d.tenant_id = ${tenantId} and d.day >= ${split.first}::date and d.day < ${split.end}::date
-      and d.day <> all(${`{${split.except.join(',')}}`}::date[])`;
+/** SQL: a list of 'YYYY-MM-DD' as a date[] parameter. */
+const dates = (list: string[]): SQL => sql`${`{${list.join(',')}}`}::date[]`;
 
 /** SQL: `select` over each piece's ledger rows, joined by union all (none: no rows). */
-function overPieces(split: DaySplit, select: (piece: SQL) => SQL): SQL {
+function overPieces(split: SpanSplit, select: (piece: SQL) => SQL): SQL {
   const parts = split.pieces.map((p) => select(sql`l.created_at >= ${at(p.start)} and l.created_at < ${at(p.end)}`));
   return parts.length > 0 ? sql.join(parts, sql` union all `) : select(sql`false`);
 }
 
 /**
  * SQL: the usage of `tenantId` in [from, to) per unit and UTC day, with `cuts` the other window
- * boundaries the caller filters by (see {@link splitByDay}). Columns: unit_id, day (date),
+ * boundaries the caller filters by (see {@link splitSpan}). Columns: unit_id, day (date),
  * created_at (the row's instant, or the day's midnight for a whole day), used (pieces), cents
  * (whole cents). Several rows may share a unit and day; sum them.
  */
 export function unitUsageByDay(tenantId: string, from: Date, to: Date, cuts: Date[]): SQL {
-  const split = splitByDay(from, to, cuts);
+  const split = splitSpan(from, to, cuts);
   return sql`
     select d.unit_id, d.day, (d.day::timestamp at time zone 'UTC') as created_at, d.used, d.cost_cents as cents
-    from unit_usage_daily d where ${wholeDays(tenantId, split)}
+    from unit_usage_daily d where d.tenant_id = ${tenantId} and d.day = any(${dates(split.days)})
     union all
     ${overPieces(
       split,
@@ -104,10 +112,12 @@ export function unitUsageByDay(tenantId: string, from: Date, to: Date, cuts: Dat
  * item_id, used (> 0).
  */
 export function garageUsage(tenantId: string, from: Date, to: Date): SQL {
-  const split = splitByDay(from, to);
+  const split = splitSpan(from, to, [], { weeks: true });
   return sql`
     select garage_id, item_id, sum(used) as used from (
-      select d.garage_id, d.item_id, d.used from garage_usage_daily d where ${wholeDays(tenantId, split)}
+      select w.garage_id, w.item_id, w.used from garage_usage_weekly w where w.tenant_id = ${tenantId} and w.week = any(${dates(split.weeks)})
+      union all
+      select d.garage_id, d.item_id, d.used from garage_usage_daily d where d.tenant_id = ${tenantId} and d.day = any(${dates(split.days)})
       union all
       ${overPieces(
         split,
