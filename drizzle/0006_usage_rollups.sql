@@ -118,6 +118,10 @@ CREATE FUNCTION "usage_rollup_apply"() RETURNS trigger LANGUAGE plpgsql AS $$
 DECLARE
   sign int := TG_ARGV[0]::int;
 BEGIN
+  -- Most statements (transfers, deliveries) write no usage: one cheap look, then done.
+  IF NOT EXISTS (SELECT 1 FROM changed_rows WHERE source_type = 'unit' AND quantity_change < 0 AND type IN ('consumption', 'count')) THEN
+    RETURN NULL;
+  END IF;
   IF sign > 0 THEN
     INSERT INTO unit_usage_daily AS d (tenant_id, day, unit_id, used, cost_cents)
     SELECT tenant_id, (created_at AT TIME ZONE 'UTC')::date, unit_id, sum(-quantity_change), sum(-quantity_change * unit_cost * 100)::bigint

@@ -136,7 +136,8 @@ export async function zeroLocation(tx: Tx, location: Location, meta: MovementMet
 }
 
 /**
- * A transfer from a garage to a unit (DESIGN.md §4 `restock`, also `scan`): two ledger rows
+ * A transfer of n from a garage to a unit (DESIGN.md §4 `restock`, also `scan`; the plus button's
+ * presses of 1 go through restockPresses): two ledger rows
  * sharing a transfer id, -n at the garage and +n at the unit, written by one statement. The
  * garage row is decremented first, guarded against going below zero (so it is also the row lock
  * that orders concurrent transfers); only then is the unit's row incremented, created if missing.
@@ -173,4 +174,98 @@ export async function transferToUnit(
   );
   if (!row) throw new AppError('CONFLICT', 'Not enough stock available in garage');
   return { garageQuantity: Number(row.garage_quantity), unitQuantity: Number(row.unit_quantity) };
+}
+
+/** One press of the plus button: a `restock` transfer of 1 of `itemId` to `unitId`, by `userId`. */
+export interface RestockPress {
+  unitId: string;
+  itemId: string;
+  userId: string;
+}
+
+/**
+ * What became of a press: `moved` with the quantities right after it (the unit's, its garage's)
+ * and the item's minimum threshold; or why nothing moved: the unit has no stock row of the item
+ * (`no_stock_row`, also for an unknown unit), the unit has no garage (`no_garage`), the garage
+ * has none left for it (`garage_short`).
+ */
+export type RestockOutcome =
+  | { kind: 'moved'; unitQuantity: number; garageQuantity: number; threshold: number }
+  | { kind: 'no_stock_row' }
+  | { kind: 'no_garage' }
+  | { kind: 'garage_short' };
+
+/**
+ * Transfers of 1 from each unit's garage to the unit (DESIGN.md §4 `restock`), for presses of
+ * one tenant taken in order, written by one statement: per transfer two ledger rows sharing a
+ * transfer id, -1 at the garage and +1 at the unit. The garage rows concerned are locked first
+ * (in key order, so concurrent batches cannot deadlock on them) and each gives what it holds to
+ * the earliest presses, never going below zero; the later presses are `garage_short`. A unit's
+ * row then grows by its accepted presses. Each outcome's quantities are those right after its
+ * own press, as if the presses had run one by one in order.
+ * @returns one outcome per press, in the presses' order.
+ */
+export async function restockPresses(tx: Tx, tenantId: string, presses: RestockPress[]): Promise<RestockOutcome[]> {
+  const list = (values: string[]) => `{${values.join(',')}}`;
+  const rows = await queryRows<{
+    ord: number; has_row: boolean; garage_id: string | null; threshold: number | null; garage_after: number | null; unit_after: number | null;
+  }>(
+    tx,
+    sql`
+    with press as (
+      select p.ord, p.unit_id, p.item_id, p.user_id
+      from unnest(${list(presses.map((p) => p.unitId))}::uuid[], ${list(presses.map((p) => p.itemId))}::uuid[],
+                  ${list(presses.map((p) => p.userId))}::uuid[]) with ordinality as p(unit_id, item_id, user_id, ord)
+    ), target as (
+      select p.ord, p.unit_id, p.item_id, p.user_id, u.garage_id, s.item_threshold as threshold
+      from press p
+      join unit_inventory s on s.tenant_id = ${tenantId} and s.unit_id = p.unit_id and s.item_id = p.item_id
+      join units u on u.tenant_id = ${tenantId} and u.id = p.unit_id
+    ), demand as (
+      select garage_id, item_id, count(*)::int as n from target where garage_id is not null group by garage_id, item_id
+    ), locked as (
+      select g.garage_id, g.item_id, g.quantity
+      from garage_inventory g join demand d on d.garage_id = g.garage_id and d.item_id = g.item_id
+      where g.tenant_id = ${tenantId}
+      order by g.garage_id, g.item_id
+      for update of g
+    ), taken as (
+      update garage_inventory g set quantity = g.quantity - least(l.quantity, d.n), updated_at = now()
+      from locked l join demand d on d.garage_id = l.garage_id and d.item_id = l.item_id
+      where g.tenant_id = ${tenantId} and g.garage_id = l.garage_id and g.item_id = l.item_id and l.quantity > 0
+      returning g.garage_id, g.item_id, l.quantity as before, least(l.quantity, d.n) as n
+    ), accepted as (
+      -- rank: the press's place among its garage item's presses; unit_rank: among its unit row's accepted ones.
+      select r.ord, r.unit_id, r.item_id, r.user_id, r.garage_id, k.before - r.rank as garage_after,
+             row_number() over (partition by r.unit_id, r.item_id order by r.ord) as unit_rank,
+             gen_random_uuid() as transfer_id
+      from (select t.*, row_number() over (partition by t.garage_id, t.item_id order by t.ord) as rank from target t where t.garage_id is not null) r
+      join taken k on k.garage_id = r.garage_id and k.item_id = r.item_id
+      where r.rank <= k.n
+    ), added as (
+      update unit_inventory s set quantity = s.quantity + a.n, updated_at = now()
+      from (select unit_id, item_id, count(*)::int as n from accepted group by unit_id, item_id) a
+      where s.tenant_id = ${tenantId} and s.unit_id = a.unit_id and s.item_id = a.item_id
+      returning s.unit_id, s.item_id, s.quantity - a.n as before
+    ), logged as (
+      insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, unit_id, garage_id, type, transfer_id, unit_cost, user_id)
+      select ${tenantId}::uuid, a.item_id, side.change, side.source_type, side.unit_id, side.garage_id, 'restock', a.transfer_id, i.count_cost, a.user_id
+      from accepted a
+      join items i on i.tenant_id = ${tenantId} and i.id = a.item_id
+      cross join lateral (values (-1, 'garage', null::uuid, a.garage_id), (1, 'unit', a.unit_id, null::uuid)) as side(change, source_type, unit_id, garage_id)
+      order by a.ord
+    )
+    select p.ord::int, t.ord is not null as has_row, t.garage_id, t.threshold, a.garage_after::int, (ad.before + a.unit_rank)::int as unit_after
+    from press p
+    left join target t on t.ord = p.ord
+    left join accepted a on a.ord = p.ord
+    left join added ad on ad.unit_id = a.unit_id and ad.item_id = a.item_id
+    order by p.ord`,
+  );
+  return rows.map((r): RestockOutcome => {
+    if (!r.has_row) return { kind: 'no_stock_row' };
+    if (!r.garage_id) return { kind: 'no_garage' };
+    if (r.unit_after === null || r.garage_after === null) return { kind: 'garage_short' };
+    return { kind: 'moved', unitQuantity: Number(r.unit_after), garageQuantity: Number(r.garage_after), threshold: Number(r.threshold) };
+  });
 }

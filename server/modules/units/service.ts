@@ -21,7 +21,17 @@ import type { TenantIdentity } from '../auth/session';
 import { assertItemsExist } from '../items/service';
 import { assertAccess, assertWithinLimit } from '../billing/plans';
 import { assertNotLastRecord } from '../stock/last-record';
-import { changeStock, ensureStockRow, removeStockRow, setStock, transferToUnit, zeroLocation } from '../stock/ledger';
+import { batch } from '../../lib/batch';
+import {
+  changeStock,
+  ensureStockRow,
+  removeStockRow,
+  restockPresses,
+  setStock,
+  zeroLocation,
+  type RestockOutcome,
+  type RestockPress,
+} from '../stock/ledger';
 
 type Row = Omit<Unit, 'inventory'> & { inventory: Unit['inventory'] | null };
 
@@ -187,23 +197,53 @@ export async function consumeUnitStock(db: Db, who: TenantIdentity, unitId: stri
   });
 }
 
+/** A plus press waiting for its batch: the press, its tenant and the time of the request (UTC). */
+interface QueuedPress extends RestockPress {
+  tenantId: string;
+  now: Date;
+}
+
+const restockBatches = new WeakMap<Db, (press: QueuedPress) => Promise<RestockOutcome>>();
+
+/**
+ * The plus presses of one tenant that arrive while a batch of them is being written go together
+ * into the next batch (lib/batch.ts): one transaction with the expired-trial gate, one statement
+ * for every press (ledger.ts restockPresses). A press alone runs at once. Per database.
+ */
+function restockBatcher(db: Db): (press: QueuedPress) => Promise<RestockOutcome> {
+  let press = restockBatches.get(db);
+  if (!press) {
+    press = batch(
+      (presses: QueuedPress[]) => {
+        const tenantId = presses[0]!.tenantId;
+        return withTenant(db, tenantId, async (tx) => {
+          await assertAccess(tx, tenantId, presses.at(-1)!.now);
+          return restockPresses(tx, tenantId, presses);
+        });
+      },
+      (p) => p.tenantId,
+    );
+    restockBatches.set(db, press);
+  }
+  return press;
+}
+
 /**
  * The plus button: a `restock` transfer of 1 from the unit's garage, behind the expired-trial
- * gate checked in the same transaction (`now`).
+ * gate (`now`). Presses pressed together are written together (restockBatcher), each with the
+ * result it would have had alone in its arrival order.
  * @throws 404; SUBSCRIPTION_REQUIRED; CONFLICT 'No garage assigned to this unit' | 'Not enough stock available in garage'
  */
 export async function restockUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string, now: Date): Promise<StockChangeResult> {
-  return withTenant(db, who.tenantId, async (tx) => {
-    await assertAccess(tx, who.tenantId, now);
-    const row = await unitRow(tx, who.tenantId, unitId, itemId);
-    if (!row.garageId) throw new AppError('CONFLICT', 'No garage assigned to this unit');
-    const moved = await transferToUnit(
-      tx,
-      { garageId: row.garageId, unitId, itemId, quantity: 1, type: 'restock' },
-      { tenantId: who.tenantId, userId: who.userId },
-    );
-    return { unit_quantity: moved.unitQuantity, garage_quantity: moved.garageQuantity, status: stockStatus(moved.unitQuantity, row.threshold) };
-  });
+  const outcome = await restockBatcher(db)({ tenantId: who.tenantId, userId: who.userId, unitId, itemId, now });
+  if (outcome.kind === 'no_stock_row') throw notFound('Stock row');
+  if (outcome.kind === 'no_garage') throw new AppError('CONFLICT', 'No garage assigned to this unit');
+  if (outcome.kind === 'garage_short') throw new AppError('CONFLICT', 'Not enough stock available in garage');
+  return {
+    unit_quantity: outcome.unitQuantity,
+    garage_quantity: outcome.garageQuantity,
+    status: stockStatus(outcome.unitQuantity, outcome.threshold),
+  };
 }
 
 /** Removes an item's stock row from the unit, counting it down to 0 in the ledger first. @throws 404 */
