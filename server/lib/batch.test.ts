@@ -39,7 +39,7 @@ describe('batch', () => {
 
   it('keeps keys apart, caps a batch, and fails only the calls of a failed batch', async () => {
     const c = controlledRun();
-    const press = batch(c.run, keyOf, 2);
+    const press = batch(c.run, keyOf, { maxBatch: 2 });
     const a1 = press('a1');
     const b1 = press('b1');
     const later = [press('a2'), press('a3'), press('a4')];
@@ -55,5 +55,18 @@ describe('batch', () => {
     expect(await Promise.all(later)).toEqual(['A2', 'A3', 'A4']);
     c.batches[1]!.settle();
     expect(await b1).toBe('B1');
+  });
+
+  it('runs up to `lanes` batches of a key at once', async () => {
+    const c = controlledRun();
+    const press = batch(c.run, keyOf, { lanes: 2 });
+    const calls = ['a1', 'a2', 'a3', 'a4'].map(press);
+    expect(c.batches.map((b) => b.inputs)).toEqual([['a1'], ['a2']]);
+    c.batches[1]!.settle();
+    await tick();
+    expect(c.batches.map((b) => b.inputs)).toEqual([['a1'], ['a2'], ['a3', 'a4']]);
+    c.batches[0]!.settle();
+    c.batches[2]!.settle();
+    expect(await Promise.all(calls)).toEqual(['A1', 'A2', 'A3', 'A4']);
   });
 });

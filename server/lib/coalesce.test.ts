@@ -80,4 +80,24 @@ describe('coalesce', () => {
     releases[1]!();
     expect(await other).toBe('t2#4');
   });
+
+  it('runs up to `lanes` rounds at once; later callers share the one queued behind them', async () => {
+    const c = controlledRead();
+    const get = coalesce(c.read, (key) => key, { lanes: 2 });
+    const first = get('a');
+    c.write();
+    const second = get('a'); // a lane is free: its own round, at once
+    const late = [get('a'), get('a')];
+    await tick();
+    expect(c.rounds.map((r) => r.startedAt)).toEqual([0, 1]);
+    c.write();
+    c.rounds[1]!.settle();
+    expect(await second).toBe('a@1');
+    await tick();
+    expect(c.rounds.map((r) => r.startedAt)).toEqual([0, 1, 2]);
+    c.rounds[0]!.settle();
+    c.rounds[2]!.settle();
+    expect(await first).toBe('a@0');
+    expect(await Promise.all(late)).toEqual(['a@2', 'a@2']);
+  });
 });

@@ -222,6 +222,9 @@ function restockBatcher(db: Db): (press: QueuedPress) => Promise<RestockOutcome>
         });
       },
       (p) => p.tenantId,
+      // Two batches at once: while one waits on the database the next is being collected and
+      // sent. They cannot deadlock: each locks its garage rows in key order before any unit row.
+      { lanes: 2 },
     );
     restockBatches.set(db, press);
   }
