@@ -9,7 +9,9 @@
  *   on hand, never below 0.
  * Everything is exact SQL numeric; divisions come last so ceil() never sees a rounding tail.
  * Units without a garage have no supply to plan for and are only counted in the facts.
- * Rows: the largest order first, then the fewest days of cover.
+ * A garage item has a row when the garage stocks it, its units used it in the range, or one of
+ * its units' rows is at or below the minimum. Rows: the largest order first, then the fewest
+ * days of cover. Usage comes from the garages' daily and weekly totals (usage-sql.ts).
  */
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
