@@ -8,6 +8,7 @@ import { sql } from 'drizzle-orm';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
+import { withTenant } from '../../db/tenant-tx';
 import { api, backends, createTestApp, type TestApp } from '../../test/harness';
 import { stockTenant, type StockTenant } from '../../test/stock-fixtures';
 import type { TenantIdentity } from '../auth/session';
@@ -165,4 +166,48 @@ describe.each(backends)('daily usage totals on %s', (backend) => {
     const [usage] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from garage_usage_daily where tenant_id = ${s.tenantId} and used > 0`);
     expect(usage!.n).toBeGreaterThan(0);
   }, 300_000);
+
+  it.runIf(backend === 'postgres')('count a minus press that overlaps a garage change for the new garage', async () => {
+    const b = await stockTenant(t, 'overlap@example.com');
+    const owner: TenantIdentity = { ...who, userId: (await api(t, b.cookie, 'GET', '/api/me')).json().user.id, email: 'overlap@example.com', tenantId: b.tenantId };
+    const towel = b.itemIds['Bath Towel']!;
+    const home = (await createUnit(t.database.db, owner, { name: 'Overlap', address: 'o', garage_id: b.garageId, inventory: [{ item_id: towel, quantity: 10 }] }, new Date())).id;
+    await consumeUnitStock(t.database.db, owner, home, towel, new Date()); // history for the move to carry
+    const spare = (await createGarage(t.database.db, owner, { name: 'Spare', address: 's', inventory: [] }, new Date())).id;
+    let press: Promise<unknown> | undefined;
+    // The garage change is written but not committed when the press starts: the press must wait
+    // for it and count for the new garage, not the old one it would have read.
+    await withTenant(t.database.db, b.tenantId, async (tx) => {
+      await tx.execute(sql`update units set garage_id = ${spare} where tenant_id = ${b.tenantId} and id = ${home}`);
+      press = consumeUnitStock(t.database.db, owner, home, towel, new Date());
+      const settled = press.then(() => true, () => true);
+      for (let i = 0; i < 100; i++) {
+        const [waiting] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from pg_stat_activity
+          where datname = current_database() and wait_event_type = 'Lock'`);
+        if (waiting!.n > 0 || (await Promise.race([settled, new Promise((r) => setTimeout(() => r(false), 20))]))) break;
+      }
+    });
+    await press;
+    expect(await mismatches()).toEqual([]);
+    const [moved] = await queryRows<{ used: number }>(t.database.db, sql`select coalesce(sum(used), 0)::int as used from garage_usage_daily
+      where tenant_id = ${b.tenantId} and garage_id = ${spare}`);
+    expect(moved!.used).toBe(2);
+  }, 60_000);
+
+  it.runIf(backend === 'postgres')('stay equal, without deadlocks, under concurrent minus presses and garage changes', async () => {
+    const b = await stockTenant(t, 'busy@example.com');
+    const owner: TenantIdentity = { ...who, userId: (await api(t, b.cookie, 'GET', '/api/me')).json().user.id, email: 'busy@example.com', tenantId: b.tenantId };
+    const [towel, pods] = [b.itemIds['Bath Towel']!, b.itemIds['Coffee Pods']!];
+    const homes: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const inventory = [{ item_id: pods, quantity: 30 }, { item_id: towel, quantity: 30 }];
+      homes.push((await createUnit(t.database.db, owner, { name: `Busy ${i}`, address: 'z', garage_id: b.garageId, inventory }, new Date())).id);
+    }
+    const spare = (await createGarage(t.database.db, owner, { name: 'Spare', address: 's', inventory: [] }, new Date())).id;
+    const presses = homes.flatMap((unit) => Array.from({ length: 20 }, (_, i) => consumeUnitStock(t.database.db, owner, unit, i % 2 ? pods : towel, new Date())));
+    const moves = [updateUnit(t.database.db, owner, homes[0]!, { name: 'Busy 0', address: 'z', garage_id: spare })];
+    const results = await Promise.allSettled([...presses, ...moves]);
+    expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);
+    expect(await mismatches()).toEqual([]);
+  }, 60_000);
 });
