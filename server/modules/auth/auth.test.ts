@@ -47,6 +47,10 @@ describe.each(backends)('accounts on %s', (backend) => {
     const after = await api(t, tokenOnly, 'GET', '/api/me');
     expect(after.statusCode).toBe(401);
     expect(after.json()).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'No authenticated user' } });
+    // The whole signed-out Cookie header, copy included, is refused at once too (decision 008),
+    // where the copy alone would have been trusted until it expires.
+    const replay = await api(t, cookie, 'GET', '/api/me');
+    expect(replay.statusCode).toBe(401);
   });
 
   it('renews the signed session copy once it is older than the cache period', async () => {

@@ -10,6 +10,7 @@ import type { Db } from '../../db/client';
 import { memberships } from '../../db/schema/auth';
 import { AppError } from '../../lib/errors';
 import type { Auth } from './auth';
+import { SessionMemo, type SessionUser } from './session-memo';
 
 /**
  * Cookies better-auth set while reading a request's session (a renewed signed session copy once
@@ -58,19 +59,55 @@ function membershipOf(db: Db) {
   return query;
 }
 
+const memos = new WeakMap<Auth, Promise<SessionMemo>>();
+
+/** The session memo of `auth` (decision 008), made on first use. */
+function memoOf(auth: Auth): Promise<SessionMemo> {
+  let memo = memos.get(auth);
+  if (!memo) memos.set(auth, (memo = auth.$context.then((context) => new SessionMemo(context.authCookies.sessionData.name))));
+  return memo;
+}
+
 /**
- * Reads the session of `request`.
+ * Sign-out (POST /api/auth/sign-out): the signed-out Cookie header is refused from now on, not
+ * only once its session copy expires (decision 008).
+ */
+export async function forgetSession(auth: Auth, request: FastifyRequest): Promise<void> {
+  if (request.headers.cookie) (await memoOf(auth)).signOut(request.headers.cookie);
+}
+
+/**
+ * The signed-in user of `request`: from the session memo when its Cookie header was verified
+ * before and its session copy is still valid, else read by better-auth (from the copy, or from
+ * the database when the copy is missing or expired, which also renews it).
  * @throws AppError UNAUTHENTICATED (401) without a valid session.
  */
-export async function requireIdentity(auth: Auth, db: Db, request: FastifyRequest): Promise<Identity> {
+async function sessionUser(auth: Auth, request: FastifyRequest): Promise<SessionUser> {
+  const cookie = request.headers.cookie;
+  const memo = await memoOf(auth);
+  const known = cookie ? memo.lookup(cookie) : undefined;
+  if (known) return known;
+  if (known === null) throw new AppError('UNAUTHENTICATED', 'No authenticated user');
   const { headers, response: session } = await auth.api.getSession({ headers: fromNodeHeaders(request.headers), returnHeaders: true });
   const refreshed = headers.getSetCookie();
   if (refreshed.length > 0) sessionCookies.set(request, refreshed);
   if (!session) throw new AppError('UNAUTHENTICATED', 'No authenticated user');
-  const [membership] = await membershipOf(db).execute({ userId: session.user.id });
+  const user = { id: session.user.id, email: session.user.email };
+  // Only a session served from the header's own copy is remembered for that header.
+  if (cookie && refreshed.length === 0) memo.remember(cookie, user, session.session.expiresAt);
+  return user;
+}
+
+/**
+ * Reads the session of `request`, then the user's membership (tenant and role) from the database.
+ * @throws AppError UNAUTHENTICATED (401) without a valid session.
+ */
+export async function requireIdentity(auth: Auth, db: Db, request: FastifyRequest): Promise<Identity> {
+  const user = await sessionUser(auth, request);
+  const [membership] = await membershipOf(db).execute({ userId: user.id });
   return {
-    userId: session.user.id,
-    email: session.user.email,
+    userId: user.id,
+    email: user.email,
     tenantId: membership?.tenantId ?? null,
     role: (membership?.role as Role | undefined) ?? null,
   };
