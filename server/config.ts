@@ -55,6 +55,8 @@ const schema = z
     OPENAI_REPORT_MODEL: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).default('gpt-4o')),
     /** Longest wait for one AI call, in milliseconds; past it the request is abandoned (no retries). */
     OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(30_000),
+    /** AI report narratives a company may ask for per minute; past it the assistant answers with the computed summary. */
+    OPENAI_REPORTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
   });
 
 /** Validated configuration with defaults applied. `appSecret` may be absent until the data dir provides one. */
@@ -81,6 +83,8 @@ export interface Config {
     baseUrl: string;
     reportModel: string;
     timeoutMs: number;
+    /** AI report narratives per company per minute. */
+    reportsPerMinute: number;
   };
 }
 
@@ -110,7 +114,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     mailFrom: c.MAIL_FROM,
     trialDays: c.TRIAL_DAYS,
     stripe: { secretKey: c.STRIPE_SECRET_KEY, webhookSecret: c.STRIPE_WEBHOOK_SECRET, apiBase: c.STRIPE_API_BASE, prices: priceIds(env) },
-    openai: { apiKey: c.OPENAI_API_KEY, baseUrl: c.OPENAI_BASE_URL, reportModel: c.OPENAI_REPORT_MODEL, timeoutMs: c.OPENAI_TIMEOUT_MS },
+    openai: {
+      apiKey: c.OPENAI_API_KEY,
+      baseUrl: c.OPENAI_BASE_URL,
+      reportModel: c.OPENAI_REPORT_MODEL,
+      timeoutMs: c.OPENAI_TIMEOUT_MS,
+      reportsPerMinute: c.OPENAI_REPORTS_PER_MINUTE,
+    },
   };
 }
 

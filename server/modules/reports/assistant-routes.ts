@@ -1,9 +1,12 @@
 /**
  * HTTP route of the Reports screen's AI assistant (SPEC.md "Reports", §9): POST
  * /api/reports/assistant with a report type, a range in days and a record count. Errors follow
- * the one error model; the web shows 'Failed to fetch AI response.' for any of them.
+ * the one error model; the web shows 'Failed to fetch AI response.' for any of them. Each company
+ * gets at most OPENAI_REPORTS_PER_MINUTE model narratives a minute (each is a paid model call);
+ * past that its reports come with the computed summary until the minute is over.
  */
 import type { FastifyInstance } from 'fastify';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { assistantBody, assistantReply, type AssistantBody } from '../../../common/contracts/reports';
 import type { AppContext } from '../../context';
@@ -21,14 +24,20 @@ export async function assistantRoutes(fastify: FastifyInstance, opts: { ctx: App
     ({ tenantId, body }: { tenantId: string; body: AssistantBody }) => computeReport(ctx.db, tenantId, body, ctx.now()),
     ({ tenantId, body }) => [tenantId, body.type, body.days, body.limit].join(' '),
   );
+  const perMinute = ctx.config.openai.reportsPerMinute;
+  const narratives = new RateLimiterMemory({ points: perMinute, duration: 60 });
+  const takeNarrative = (tenantId: string) => () => narratives.consume(tenantId).then(() => true, () => false);
   app.post(
     '/api/reports/assistant',
     { schema: { tags: ['reports'], body: assistantBody, response: { 200: assistantReply } } },
     async (request) => {
-      const report = await readReport({ tenantId: (await ctx.tenant(request)).tenantId, body: request.body });
-      return replyWithReport(ai, request.body, report, (err) =>
-        request.log.warn({ err }, 'AI narrative failed; answering with the computed summary'),
-      );
+      const { tenantId } = await ctx.tenant(request);
+      const report = await readReport({ tenantId, body: request.body });
+      return replyWithReport(ai, request.body, report, {
+        onError: (err) => request.log.warn({ err }, 'AI narrative failed; answering with the computed summary'),
+        takeNarrative: takeNarrative(tenantId),
+        perMinute,
+      });
     },
   );
 }

@@ -14,7 +14,7 @@ import { startFakeOpenAi, type FakeOpenAi } from '../../../test/fake-openai';
 import { api, backends, createTestApp, signUpAndSignIn, type TestApp } from '../../../test/harness';
 import { stockTenant, type StockTenant } from '../../../test/stock-fixtures';
 import { setTenantPlan, setTrialEnd } from '../../billing/operator';
-import { narrativePrompt, NO_MODEL_NOTE, plainSummary, SYSTEM_PROMPT, UNAVAILABLE_NOTE } from './narrative';
+import { limitNote, narrativePrompt, NO_MODEL_NOTE, plainSummary, SYSTEM_PROMPT, UNAVAILABLE_NOTE } from './narrative';
 import { reportBuilders } from './registry';
 import { reportRange, toCsv, type ReportFacts } from './shared';
 
@@ -363,6 +363,32 @@ describe.each(backends)('report assistant on %s', (backend) => {
   });
 });
 
+describe.each(backends)('report assistant narratives per minute on %s', (backend) => {
+  it('past the limit answers with the computed summary without calling the model; each company has its own', async () => {
+    const fake = await startFakeOpenAi();
+    const t = await createTestApp(backend, { env: { OPENAI_API_KEY: KEY, OPENAI_BASE_URL: fake.url, OPENAI_REPORTS_PER_MINUTE: '2' } });
+    try {
+      const [first, second] = [await stockTenant(t, 'quota-a@example.com'), await stockTenant(t, 'quota-b@example.com')];
+      const ask = async (who: StockTenant) => {
+        const res = await api(t, who.cookie, 'POST', '/api/reports/assistant', { type: 'summary' });
+        expect(res.statusCode).toBe(200);
+        return res.json<{ text: string; csv: string; ai_narrative: boolean }>();
+      };
+      const replies = [await ask(first), await ask(first), await ask(first)];
+      expect(replies.map((r) => r.ai_narrative)).toEqual([true, true, false]);
+      expect(fake.requests).toHaveLength(2);
+      expect(replies[2]!.text.endsWith(limitNote(2))).toBe(true);
+      expect(replies[2]!.text).toContain('## Supply Overview & Insights');
+      expect(replies[2]!.csv).toBe(replies[0]!.csv);
+      expect((await ask(second)).ai_narrative).toBe(true);
+      expect(fake.requests).toHaveLength(3);
+    } finally {
+      await t.close();
+      await fake.close();
+    }
+  });
+});
+
 describe.each(backends)('report assistant access on %s', (backend) => {
   let t: TestApp;
   let s: StockTenant;
@@ -443,14 +469,15 @@ describe.each(backends)('report assistant access on %s', (backend) => {
 });
 
 describe('assistant configuration', () => {
-  it('defaults to the SDK base URL, gpt-4o and 30 s, and makes no AI calls without a key', () => {
+  it('defaults to the SDK base URL, gpt-4o, 30 s and 20 narratives a minute, and makes no AI calls without a key', () => {
     const { openai } = loadConfig({});
-    expect(openai).toEqual({ apiKey: undefined, baseUrl: 'https://api.openai.com/v1', reportModel: 'gpt-4o', timeoutMs: 30_000 });
+    expect(openai).toEqual({ apiKey: undefined, baseUrl: 'https://api.openai.com/v1', reportModel: 'gpt-4o', timeoutMs: 30_000, reportsPerMinute: 20 });
     expect(createAi(openai)).toBeNull();
     expect(createAi({ ...openai, apiKey: 'sk-x' })).not.toBeNull();
   });
 
   it('names bad OPENAI variables', () => {
+    expect(() => loadConfig({ OPENAI_REPORTS_PER_MINUTE: '0' })).toThrow(/OPENAI_REPORTS_PER_MINUTE:/);
     expect(() => loadConfig({ OPENAI_BASE_URL: 'not a url', OPENAI_TIMEOUT_MS: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ OPENAI_BASE_URL: 'not a url', OPENAI_TIMEOUT_MS: '0' })).toThrow(/OPENAI_BASE_URL:[\s\S]*OPENAI_TIMEOUT_MS:/);
   });

@@ -10,7 +10,7 @@ import type { Db } from '../../../db/client';
 import { enterTenantScope } from '../../../db/tenant-tx';
 import type { AiProvider } from '../../../integrations/ai';
 import { assertFeature } from '../../billing/plans';
-import { writeReportText } from './narrative';
+import { writeReportText, type NarrativeOptions } from './narrative';
 import { reportBuilders } from './registry';
 import { reportRange, toCsv, type ReportFacts } from './shared';
 
@@ -35,16 +35,16 @@ export async function computeReport(db: Db, tenantId: string, body: AssistantBod
 
 /**
  * The assistant's reply to `body` from its computed `report`: the narrative the model writes over
- * the facts, or the computed summary when no model is configured or it fails (the failure is
- * passed to `onAiError`), and the CSV. Call it after the report's transaction: a slow model must
- * not hold a connection (PGlite has only one).
+ * the facts, or the computed summary when no model is configured, it fails (the failure goes to
+ * `opts.onError`) or the company has no narrative of the minute left; and the CSV. Call it after
+ * the report's transaction: a slow model must not hold a connection (PGlite has only one).
  */
 export async function replyWithReport(
   ai: AiProvider | null,
   body: AssistantBody,
   report: ReportFacts,
-  onAiError: (err: unknown) => void,
+  opts: NarrativeOptions,
 ): Promise<AssistantReply> {
-  const { text, ai_narrative } = await writeReportText(ai, reportTypeLabels[body.type], report, onAiError);
+  const { text, ai_narrative } = await writeReportText(ai, reportTypeLabels[body.type], report, opts);
   return { type: body.type, text, csv: toCsv(report.columns, report.rows), records: report.rows.length, ai_narrative };
 }
