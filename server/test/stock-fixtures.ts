@@ -4,6 +4,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../db/client';
+import type { TenantIdentity } from '../modules/auth/session';
 import { api, onboard, signUpAndSignIn, type TestApp } from './harness';
 
 export interface StockTenant {
@@ -12,6 +13,8 @@ export interface StockTenant {
   itemIds: Record<string, string>;
   garageId: string;
   unitId: string;
+  /** The signed-up owner, as services receive it, for tests that call them directly. */
+  owner: TenantIdentity;
 }
 
 /** Signs up `email`, onboards with `items`, and returns the ids of what setup created. */
@@ -28,12 +31,14 @@ export async function stockTenant(
   const listed = (await api(t, cookie, 'GET', '/api/items')).json() as { id: string; name: string }[];
   const garages = (await api(t, cookie, 'GET', '/api/garages')).json() as { id: string }[];
   const units = (await api(t, cookie, 'GET', '/api/units')).json() as { id: string }[];
+  const me = (await api(t, cookie, 'GET', '/api/me')).json() as { user: { id: string } };
   return {
     cookie,
     tenantId,
     itemIds: Object.fromEntries(listed.map((i) => [i.name, i.id])),
     garageId: garages[0]!.id,
     unitId: units[0]!.id,
+    owner: { userId: me.user.id, email, tenantId, role: 'owner' },
   };
 }
 

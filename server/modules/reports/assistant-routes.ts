@@ -26,7 +26,6 @@ export async function assistantRoutes(fastify: FastifyInstance, opts: { ctx: App
   );
   const perMinute = ctx.config.openai.reportsPerMinute;
   const narratives = new RateLimiterMemory({ points: perMinute, duration: 60 });
-  const takeNarrative = (tenantId: string) => () => narratives.consume(tenantId).then(() => true, () => false);
   app.post(
     '/api/reports/assistant',
     { schema: { tags: ['reports'], body: assistantBody, response: { 200: assistantReply } } },
@@ -35,7 +34,7 @@ export async function assistantRoutes(fastify: FastifyInstance, opts: { ctx: App
       const report = await readReport({ tenantId, body: request.body });
       return replyWithReport(ai, request.body, report, {
         onError: (err) => request.log.warn({ err }, 'AI narrative failed; answering with the computed summary'),
-        takeNarrative: takeNarrative(tenantId),
+        takeNarrative: () => narratives.consume(tenantId).then(() => true, () => false),
         perMinute,
       });
     },

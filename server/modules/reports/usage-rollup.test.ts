@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
-import { api, backends, createTestApp, type TestApp } from '../../test/harness';
+import { backends, createTestApp, type TestApp } from '../../test/harness';
 import { stockTenant, type StockTenant } from '../../test/stock-fixtures';
 import type { TenantIdentity } from '../auth/session';
 import { createGarage, deleteGarage } from '../garages/service';
@@ -61,7 +61,7 @@ describe.each(backends)('daily usage totals on %s', (backend) => {
       { name: 'Towel', category: 'Linen', minimum_threshold: 2, count_cost: 6.5 },
       { name: 'Pods', category: 'Kitchen', minimum_threshold: 5, count_cost: 0.45 },
     ]);
-    who = { userId: (await api(t, s.cookie, 'GET', '/api/me')).json().user.id, email: 'rollup@example.com', tenantId: s.tenantId, role: 'owner' };
+    who = s.owner;
   });
   afterAll(() => t.close());
 
@@ -168,8 +168,7 @@ describe.each(backends)('daily usage totals on %s', (backend) => {
   }, 300_000);
 
   it.runIf(backend === 'postgres')('count a minus press that overlaps a garage change for the new garage', async () => {
-    const b = await stockTenant(t, 'overlap@example.com');
-    const owner: TenantIdentity = { ...who, userId: (await api(t, b.cookie, 'GET', '/api/me')).json().user.id, email: 'overlap@example.com', tenantId: b.tenantId };
+    const { owner, ...b } = await stockTenant(t, 'overlap@example.com');
     const towel = b.itemIds['Bath Towel']!;
     const home = (await createUnit(t.database.db, owner, { name: 'Overlap', address: 'o', garage_id: b.garageId, inventory: [{ item_id: towel, quantity: 10 }] }, new Date())).id;
     await consumeUnitStock(t.database.db, owner, home, towel, new Date()); // history for the move to carry
@@ -195,8 +194,7 @@ describe.each(backends)('daily usage totals on %s', (backend) => {
   }, 60_000);
 
   it.runIf(backend === 'postgres')('stay equal, without deadlocks, under concurrent minus presses and garage changes', async () => {
-    const b = await stockTenant(t, 'busy@example.com');
-    const owner: TenantIdentity = { ...who, userId: (await api(t, b.cookie, 'GET', '/api/me')).json().user.id, email: 'busy@example.com', tenantId: b.tenantId };
+    const { owner, ...b } = await stockTenant(t, 'busy@example.com');
     const [towel, pods] = [b.itemIds['Bath Towel']!, b.itemIds['Coffee Pods']!];
     const homes: string[] = [];
     for (let i = 0; i < 4; i++) {

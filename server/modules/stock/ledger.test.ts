@@ -27,7 +27,7 @@ describe.each(backends)('ledger invariant on %s', (backend) => {
       { name: 'Soap', category: 'Bath', minimum_threshold: 1, count_cost: 1.25 },
       { name: 'Pods', category: 'Kitchen', minimum_threshold: 5, count_cost: 0.45 },
     ]);
-    who = { userId: (await api(t, s.cookie, 'GET', '/api/me')).json().user.id, email: 'ledger@example.com', tenantId: s.tenantId, role: 'owner' };
+    who = s.owner;
     unitIds.push(s.unitId);
     unitIds.push((await createUnit(t.database.db, who, { name: 'Loft', address: '9 Main', garage_id: s.garageId, inventory: [] }, new Date())).id);
   });
@@ -99,7 +99,7 @@ describe.each(backends)('plus presses written together on %s', (backend) => {
   it('give each press the outcome and quantities it would have had alone, in arrival order', async () => {
     t = await createTestApp(backend);
     const s = await stockTenant(t, 'batch@example.com');
-    const who: TenantIdentity = { userId: (await api(t, s.cookie, 'GET', '/api/me')).json().user.id, email: 'batch@example.com', tenantId: s.tenantId, role: 'owner' };
+    const who = s.owner;
     const towel = s.itemIds['Bath Towel']!;
     const pods = s.itemIds['Coffee Pods']!;
     await replaceGarageInventory(t.database.db, who, s.garageId, { inventory: [{ item_id: towel, quantity: 3 }, { item_id: pods, quantity: 1 }] });
