@@ -16,6 +16,8 @@ export const errorStatus = {
   LIMIT_REACHED: 402,
   RATE_LIMITED: 429,
   BILLING_NOT_CONFIGURED: 503,
+  /** The database is unreachable or the write kept conflicting: nothing was changed, try again (Retry-After). */
+  UNAVAILABLE: 503,
   PROVIDER_ERROR: 502,
   INTERNAL: 500,
 } as const;
