@@ -60,6 +60,10 @@ export interface TestApp {
 }
 
 export const APP_URL = 'http://localhost:3000';
+/** The APP_SECRET of test apps (a second app on the same database must share it). */
+export const TEST_APP_SECRET = 'test-secret-test-secret-test-secret-0123';
+/** The password of test accounts: not on the common-password list sign-up refuses. */
+export const TEST_PASSWORD = 'linen-closet-42';
 
 /** Builds the app on a fresh database of `backend`. */
 export async function createTestApp(
@@ -72,7 +76,7 @@ export async function createTestApp(
   const routes: { method: string; url: string }[] = [];
   const config = loadConfig({ APP_URL, TRIAL_DAYS: String(opts.trialDays ?? 14), ...opts.env });
   const app = await buildApp({
-    config: { ...config, appSecret: 'test-secret-test-secret-test-secret-0123' },
+    config: { ...config, appSecret: TEST_APP_SECRET },
     db: database.db,
     mailer: { send: async (m) => void mail.push(m) },
     now: () => now ?? new Date(),
@@ -100,7 +104,7 @@ export async function createTestApp(
 const jsonHeaders = { 'content-type': 'application/json', origin: APP_URL };
 
 /** Signs up `email`, follows the emailed confirmation link and signs in; returns the cookie header. */
-export async function signUpAndSignIn(t: TestApp, email: string, password = 'secret123'): Promise<string> {
+export async function signUpAndSignIn(t: TestApp, email: string, password = TEST_PASSWORD): Promise<string> {
   const signUp = await t.app.inject({
     method: 'POST',
     url: '/api/auth/sign-up/email',
@@ -123,7 +127,7 @@ export async function confirmEmail(t: TestApp, email: string): Promise<void> {
 }
 
 /** Signs in and returns the session cookie header. */
-export async function signIn(t: TestApp, email: string, password = 'secret123'): Promise<string> {
+export async function signIn(t: TestApp, email: string, password = TEST_PASSWORD): Promise<string> {
   const res = await t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers: jsonHeaders, payload: { email, password } });
   if (res.statusCode !== 200) throw new Error(`sign-in failed: ${res.statusCode} ${res.body}`);
   return res.cookies.map((c) => `${c.name}=${c.value}`).join('; ');
