@@ -11,7 +11,13 @@ export const errorStatus = {
   CONFLICT: 409,
   NO_TENANT: 409,
   LAST_RECORD: 409,
+  /** The request took too long to arrive (Node's request timeout). */
+  REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,
+  /** A path segment longer than the router accepts. */
+  URI_TOO_LONG: 414,
+  /** The request line and headers are over Node's limit (16 KiB), e.g. a huge query string. */
+  HEADERS_TOO_LARGE: 431,
   SUBSCRIPTION_REQUIRED: 402,
   LIMIT_REACHED: 402,
   RATE_LIMITED: 429,

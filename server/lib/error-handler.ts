@@ -1,8 +1,13 @@
 /**
  * The one Fastify error handler (DESIGN.md §8): every failure answers
  * `{ error: { code, message, issues? } }` with the status of its code. 5xx never leak internals.
+ * That includes the answers Fastify and Node write before any route runs (decision 015): router
+ * errors (`answerFrameworkError`), requests Node's parser refuses (`answerClientError`) and
+ * requests that arrive while the server closes.
  */
-import type { FastifyError, FastifyInstance } from 'fastify';
+import { STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { errorStatus, type ErrorBody, type ErrorCode } from '../../common/errors';
 import { AppError } from './errors';
@@ -41,4 +46,60 @@ export function installErrorHandler(app: FastifyInstance): void {
     request.log.error({ err }, 'unhandled error');
     return reply.status(errorStatus.INTERNAL).send(body('INTERNAL', 'Something went wrong. Please try again.'));
   });
+
+  // Requests that reach a closing server (keep-alive connections) get UNAVAILABLE in the standard
+  // shape; Fastify's own 503 (`return503OnClosing`, turned off in app.ts) has another body.
+  let closing = false;
+  app.addHook('preClose', (done) => {
+    closing = true;
+    done();
+  });
+  app.addHook('onRequest', (_request, reply, done) => {
+    if (!closing) return done();
+    reply.header('retry-after', '5');
+    done(new AppError('UNAVAILABLE', 'The server is restarting. Please try again in a moment.'));
+  });
+}
+
+/**
+ * Fastify's `frameworkErrors` option: router failures before any route runs. A path segment over
+ * `maxParamLength` (100 characters) is 414 URI_TOO_LONG; a segment that is not valid
+ * percent-encoding names no resource and is answered 404 like an unknown id.
+ */
+export function answerFrameworkError(err: FastifyError, _request: FastifyRequest, reply: FastifyReply): void {
+  if (err.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    void reply.status(errorStatus.URI_TOO_LONG).send(body('URI_TOO_LONG', 'The address is too long'));
+  } else if (err.code === 'FST_ERR_BAD_URL') {
+    void reply.status(errorStatus.NOT_FOUND).send(body('NOT_FOUND', 'Not found'));
+  } else {
+    void reply.status(errorStatus.INTERNAL).send(body('INTERNAL', 'Something went wrong. Please try again.'));
+  }
+}
+
+/**
+ * Fastify's `clientErrorHandler` option: a request Node's HTTP parser refused, answered on the raw
+ * socket (no Fastify reply exists yet) in the standard shape, then the connection is closed.
+ * Request line and headers over Node's `maxHeaderSize` (16 KiB; a 100 kB query string, say) are
+ * 431 HEADERS_TOO_LARGE, a request slower than Node's `requestTimeout` is 408 REQUEST_TIMEOUT,
+ * anything else the parser refuses is 400 VALIDATION.
+ */
+export function answerClientError(err: NodeJS.ErrnoException, socket: Duplex): void {
+  // A reset connection has no one to answer (Node's own handler does the same).
+  if (err.code === 'ECONNRESET' || socket.destroyed) return;
+  const [code, message]: [ErrorCode, string] =
+    err.code === 'HPE_HEADER_OVERFLOW'
+      ? ['HEADERS_TOO_LARGE', 'The address or headers of the request are too large']
+      : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? ['REQUEST_TIMEOUT', 'The request took too long to arrive']
+        : ['VALIDATION', 'Malformed request'];
+  const status = errorStatus[code];
+  const payload = JSON.stringify(body(code, message));
+  if (!socket.writable) {
+    socket.destroy();
+    return;
+  }
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`,
+  );
 }
