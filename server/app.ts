@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -17,9 +18,10 @@ import type { Db } from './db/client';
 import { createAi, type AiProvider } from './integrations/ai';
 import { createStripeBilling, type BillingProvider } from './integrations/billing';
 import { createMailer, type Mailer } from './integrations/mail';
-import { answerClientError, answerFrameworkError, installErrorHandler } from './lib/error-handler';
+import { installErrorHandler } from './lib/error-handler';
 import { withTenant } from './db/tenant-tx';
 import { AppError } from './lib/errors';
+import { webStaticOptions } from './lib/web-assets';
 import { createAuth } from './modules/auth/auth';
 import { authRoutes } from './modules/auth/routes';
 import { forwardSessionCookies, requireIdentity, requireTenant } from './modules/auth/session';
@@ -61,10 +63,6 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
-    // Answers Fastify and Node write themselves, in the standard error shape (decision 015).
-    frameworkErrors: answerFrameworkError,
-    clientErrorHandler: answerClientError,
-    return503OnClosing: false,
   });
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   app.setValidatorCompiler(validatorCompiler);
@@ -99,6 +97,9 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     // Served over plain http on a LAN too: upgrading sub-requests to https would break the app.
     contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
   });
+  // Answers of 1 KiB or more go out compressed (brotli quality 4, or gzip) when the client
+  // accepts it; the web app's files come precompressed from the build (decision 016).
+  await app.register(compress, { threshold: 1024 });
   await app.register(rateLimit, { global: false });
   await app.register(swagger, {
     openapi: { info: { title: 'Inventory Manager API', version: '1.0.0' } },
@@ -120,8 +121,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(assistantRoutes, { ctx, ai: opts.ai !== undefined ? opts.ai : createAi(opts.config.openai) });
 
   const webRoot = opts.webRoot && existsSync(join(opts.webRoot, 'index.html')) ? opts.webRoot : undefined;
-  // wildcard: files are looked up per request, so a rebuilt web app is served without a restart.
-  if (webRoot) await app.register(fastifyStatic, { root: webRoot, wildcard: true });
+  if (webRoot) await app.register(fastifyStatic, webStaticOptions(webRoot));
 
   app.setNotFoundHandler((request, reply) => {
     const path = request.url.split('?')[0] ?? '/';

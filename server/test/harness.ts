@@ -68,7 +68,7 @@ export const TEST_PASSWORD = 'linen-closet-42';
 /** Builds the app on a fresh database of `backend`. */
 export async function createTestApp(
   backend: Backend,
-  opts: { authRateLimitPerMinute?: number; trialDays?: number; env?: Record<string, string> } = {},
+  opts: { authRateLimitPerMinute?: number; trialDays?: number; env?: Record<string, string>; webRoot?: string } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase(backend);
   const mail: MailMessage[] = [];
@@ -81,6 +81,7 @@ export async function createTestApp(
     mailer: { send: async (m) => void mail.push(m) },
     now: () => now ?? new Date(),
     authRateLimitPerMinute: opts.authRateLimitPerMinute ?? 10_000,
+    webRoot: opts.webRoot,
     onRoute: (r) => {
       for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url });
     },
