@@ -18,7 +18,7 @@ import type { Db } from './db/client';
 import { createAi, type AiProvider } from './integrations/ai';
 import { createStripeBilling, type BillingProvider } from './integrations/billing';
 import { createMailer, type Mailer } from './integrations/mail';
-import { installErrorHandler } from './lib/error-handler';
+import { answerClientError, answerFrameworkError, installErrorHandler } from './lib/error-handler';
 import { withTenant } from './db/tenant-tx';
 import { AppError } from './lib/errors';
 import { webStaticOptions } from './lib/web-assets';
@@ -63,6 +63,10 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT,
     trustProxy: false,
+    // Answers Fastify and Node write themselves, in the standard error shape (decision 015).
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
+    return503OnClosing: false,
   });
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   app.setValidatorCompiler(validatorCompiler);
