@@ -1,6 +1,7 @@
 /**
  * Opens the database: PostgreSQL through a `pg` pool when DATABASE_URL is set, otherwise the
- * embedded PGlite persisted in DATA_DIR (DESIGN.md §2). Both give the same drizzle API.
+ * embedded PGlite persisted in DATA_DIR (docs/ARCHITECTURE.md, "The parts"). Both give the same
+ * drizzle API.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -65,12 +66,40 @@ export function wrapPglite(client: PGlite, release: () => Promise<void> = async 
   };
 }
 
-/** Opens a `pg` pool on `url`; `max` connections (default 10). */
+/** Longest wait for a connection, in ms: connecting, or waiting for a free one when all are busy. */
+export const CONNECT_TIMEOUT_MS = 3_000;
+/** Longest run of one statement, in ms, enforced by PostgreSQL (`statement_timeout`). */
+export const STATEMENT_TIMEOUT_MS = 30_000;
+/** Idle time, in ms, before TCP keep-alive probes start checking that the server is still there. */
+const KEEPALIVE_DELAY_MS = 10_000;
+
+/**
+ * Opens a `pg` pool on `url`, `max` connections (default 10), that survives a PostgreSQL outage
+ * (decision 010): a request during one fails within CONNECT_TIMEOUT_MS (at once when the server
+ * refuses or drops connections) with an error `isDatabaseUnavailable` recognises, and the next
+ * request after the server is back opens fresh connections.
+ *
+ * Every connection has an 'error' listener, idle or checked out: a socket that breaks while a
+ * transaction holds its client between two statements (a restart's "terminating connection due
+ * to administrator command", then "Connection terminated unexpectedly") emits 'error' on that
+ * client, and without a listener Node ends the process. `pg` marks such a client not queryable and
+ * `pg-pool` destroys a client released in that state instead of handing it out again.
+ */
 export function openPostgres(url: string, max = 10): Database {
-  const pool = new pg.Pool({ connectionString: url, max });
-  // An idle connection that dies (server restart, terminated backend) is dropped by the pool and
-  // the next query opens a new one; without a listener the 'error' event would end the process.
-  pool.on('error', () => {});
+  const pool = new pg.Pool({
+    connectionString: url,
+    max,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // Sent at connect, so it holds for every statement; a migration that needs longer sets
+    // `SET LOCAL statement_timeout` itself (the migrator runs them all in one transaction).
+    statement_timeout: STATEMENT_TIMEOUT_MS,
+    keepAlive: true,
+    keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
+  });
+  // The error also fails the statement running on the client, or the next one, which reports it.
+  const ignore = () => {};
+  pool.on('error', ignore);
+  pool.on('connect', (client) => client.on('error', ignore));
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
