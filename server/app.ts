@@ -21,6 +21,7 @@ import { createMailer, type Mailer } from './integrations/mail';
 import { answerClientError, answerFrameworkError, installErrorHandler } from './lib/error-handler';
 import { withTenant } from './db/tenant-tx';
 import { AppError } from './lib/errors';
+import { originGuard } from './lib/origin-guard';
 import { webStaticOptions } from './lib/web-assets';
 import { createAuth } from './modules/auth/auth';
 import { authRoutes } from './modules/auth/routes';
@@ -111,6 +112,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
+  app.addHook('onRequest', originGuard(opts.config.appUrl));
   app.addHook('onSend', forwardSessionCookies);
   app.get('/api/health', async () => ({ ok: true }));
   await app.register(authRoutes, { auth, appUrl: opts.config.appUrl, rateLimitPerMinute: opts.authRateLimitPerMinute ?? 30 });

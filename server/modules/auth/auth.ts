@@ -11,6 +11,7 @@ import { organization } from 'better-auth/plugins';
 import type { Db } from '../../db/client';
 import { schema } from '../../db/schema';
 import type { Mailer } from '../../integrations/mail';
+import { trustedOrigins } from '../../lib/origin-guard';
 
 /** How long a signed session copy in the `session_data` cookie is trusted without a query (seconds). */
 export const SESSION_COOKIE_CACHE_SECONDS = 60;
@@ -21,15 +22,6 @@ export interface AuthOptions {
   /** Public origin, e.g. http://localhost:3000. */
   appUrl: string;
   mailer: Mailer;
-}
-
-/** Origins allowed to call the auth endpoints: the public origin plus its localhost/127.0.0.1 twin. */
-function trustedOrigins(appUrl: string): string[] {
-  const url = new URL(appUrl);
-  const origins = new Set([url.origin]);
-  if (url.hostname === 'localhost') origins.add(url.origin.replace('localhost', '127.0.0.1'));
-  if (url.hostname === '127.0.0.1') origins.add(url.origin.replace('127.0.0.1', 'localhost'));
-  return [...origins];
 }
 
 /** Makes a confirmation link return to /login?verified=1 unless it names another page. */

@@ -6,7 +6,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { Auth } from './auth';
-import { forgetSession } from './session';
 
 export interface AuthRoutesOptions {
   auth: Auth;
@@ -27,7 +26,6 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions):
         body: hasBody ? JSON.stringify(request.body) : undefined,
       }),
     );
-    if (request.method === 'POST' && request.url.split('?')[0] === '/api/auth/sign-out') await forgetSession(opts.auth, request);
     reply.status(response.status);
     response.headers.forEach((value, key) => {
       if (key !== 'set-cookie' && key !== 'content-length') reply.header(key, value);

@@ -1,16 +1,17 @@
 /**
- * Request identity: resolves the signed-in user from the session cookie and the user's tenant
- * and role from their membership. The tenant id comes only from here (DESIGN.md §3).
+ * Request identity: resolves the session from its signed cookie, then the user and the user's
+ * tenant and role from the live session row and their membership. The tenant id comes only from
+ * here (DESIGN.md §3).
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { fromNodeHeaders } from 'better-auth/node';
 import type { Role } from '../../../common/contracts/session';
 import type { Db } from '../../db/client';
-import { memberships } from '../../db/schema/auth';
+import { memberships, sessions, users } from '../../db/schema/auth';
 import { AppError } from '../../lib/errors';
 import type { Auth } from './auth';
-import { SessionMemo, type SessionUser } from './session-memo';
+import { SessionMemo } from './session-memo';
 
 /**
  * Cookies better-auth set while reading a request's session (a renewed signed session copy once
@@ -37,80 +38,75 @@ export interface TenantIdentity extends Identity {
   role: Role;
 }
 
-const preparedMembership = new WeakMap<Db, ReturnType<typeof prepareMembership>>();
+const preparedIdentity = new WeakMap<Db, ReturnType<typeof prepareIdentity>>();
 
 /**
- * The user's membership (tenant and role), read on every request: a named prepared statement, so
- * it is planned once per connection. Read before any tenant is known, as the owner login (RLS is
- * not forced on memberships: decision 001).
+ * The user of a live session and their membership (tenant and role), by session token: one
+ * named prepared statement (planned once per connection), read on every request. A session
+ * deleted by a sign-out, on any server process, or past its expiry gives no row, so it is
+ * refused on the next request whatever the memo or the signed session copy say
+ * (docs/decisions/014-origins-sessions-accounts.md). Read before any tenant is known, as the
+ * owner login (RLS is not forced on memberships: decision 001).
  */
-function prepareMembership(db: Db) {
+function prepareIdentity(db: Db) {
   return db
-    .select({ tenantId: memberships.organizationId, role: memberships.role })
-    .from(memberships)
-    .where(eq(memberships.userId, sql.placeholder('userId')))
+    .select({ userId: users.id, email: users.email, tenantId: memberships.organizationId, role: memberships.role })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .leftJoin(memberships, eq(memberships.userId, sessions.userId))
+    .where(and(eq(sessions.token, sql.placeholder('token')), gt(sessions.expiresAt, sql`now()`)))
     .limit(1)
-    .prepare('membership_of_user');
+    .prepare('identity_of_session');
 }
 
-function membershipOf(db: Db) {
-  let query = preparedMembership.get(db);
-  if (!query) preparedMembership.set(db, (query = prepareMembership(db)));
+function identityOf(db: Db) {
+  let query = preparedIdentity.get(db);
+  if (!query) preparedIdentity.set(db, (query = prepareIdentity(db)));
   return query;
 }
 
 const memos = new WeakMap<Auth, Promise<SessionMemo>>();
 
-/** The session memo of `auth` (decision 008), made on first use. */
+/** The session memo of `auth`, made on first use. */
 function memoOf(auth: Auth): Promise<SessionMemo> {
   let memo = memos.get(auth);
-  if (!memo) memos.set(auth, (memo = auth.$context.then((context) => new SessionMemo(context.authCookies.sessionData.name))));
+  if (!memo) {
+    memo = auth.$context.then(({ authCookies }) => new SessionMemo(authCookies.sessionToken.name, authCookies.sessionData.name));
+    memos.set(auth, memo);
+  }
   return memo;
 }
 
 /**
- * Sign-out (POST /api/auth/sign-out): the signed-out Cookie header is refused from now on, not
- * only once its session copy expires (decision 008).
+ * The session token of `request`: from the session memo when its signed session cookie was
+ * verified before, else verified by better-auth (from the signed session copy, or from the
+ * database when the copy is missing or expired, which also renews it).
+ * @throws AppError UNAUTHENTICATED (401) without a valid session cookie.
  */
-export async function forgetSession(auth: Auth, request: FastifyRequest): Promise<void> {
-  if (request.headers.cookie) (await memoOf(auth)).signOut(request.headers.cookie);
-}
-
-/**
- * The signed-in user of `request`: from the session memo when its Cookie header was verified
- * before and its session copy is still valid, else read by better-auth (from the copy, or from
- * the database when the copy is missing or expired, which also renews it).
- * @throws AppError UNAUTHENTICATED (401) without a valid session.
- */
-async function sessionUser(auth: Auth, request: FastifyRequest): Promise<SessionUser> {
+async function sessionToken(auth: Auth, request: FastifyRequest): Promise<string> {
   const cookie = request.headers.cookie;
   const memo = await memoOf(auth);
   const known = cookie ? memo.lookup(cookie) : undefined;
   if (known) return known;
-  if (known === null) throw new AppError('UNAUTHENTICATED', 'No authenticated user');
   const { headers, response: session } = await auth.api.getSession({ headers: fromNodeHeaders(request.headers), returnHeaders: true });
   const refreshed = headers.getSetCookie();
   if (refreshed.length > 0) sessionCookies.set(request, refreshed);
   if (!session) throw new AppError('UNAUTHENTICATED', 'No authenticated user');
-  const user = { id: session.user.id, email: session.user.email };
-  // Only a session served from the header's own copy is remembered for that header.
-  if (cookie && refreshed.length === 0) memo.remember(cookie, user, session.session.expiresAt);
-  return user;
+  // Only a cookie verified together with the header's own signed copy is remembered.
+  if (cookie && refreshed.length === 0) memo.remember(cookie, session.session.token);
+  return session.session.token;
 }
 
 /**
- * Reads the session of `request`, then the user's membership (tenant and role) from the database.
- * @throws AppError UNAUTHENTICATED (401) without a valid session.
+ * Reads the session of `request`, then its user and the user's membership (tenant and role) from
+ * the database in one query that also checks the session is still live.
+ * @throws AppError UNAUTHENTICATED (401) without a valid, live session.
  */
 export async function requireIdentity(auth: Auth, db: Db, request: FastifyRequest): Promise<Identity> {
-  const user = await sessionUser(auth, request);
-  const [membership] = await membershipOf(db).execute({ userId: user.id });
-  return {
-    userId: user.id,
-    email: user.email,
-    tenantId: membership?.tenantId ?? null,
-    role: (membership?.role as Role | undefined) ?? null,
-  };
+  const token = await sessionToken(auth, request);
+  const [row] = await identityOf(db).execute({ token });
+  if (!row) throw new AppError('UNAUTHENTICATED', 'No authenticated user');
+  return { userId: row.userId, email: row.email, tenantId: row.tenantId ?? null, role: (row.role as Role | null) ?? null };
 }
 
 /**
