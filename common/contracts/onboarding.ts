@@ -16,12 +16,12 @@ export const onboardingStatus = z.object({
 export type OnboardingStatus = z.infer<typeof onboardingStatus>;
 
 /** POST /api/onboarding/company — creates the tenant with its trial; the caller becomes owner. */
-export const companyStepBody = z.object({ company_name: requiredText('Please enter a company name') });
+export const companyStepBody = z.object({ company_name: requiredText('Company name', 'Please enter a company name') });
 export type CompanyStepBody = z.infer<typeof companyStepBody>;
 
 export const onboardingItem = z.object({
-  name: requiredText('Please fill in all required fields'),
-  category: requiredText('Please fill in all required fields'),
+  name: requiredText('Name', 'Please fill in all required fields'),
+  category: requiredText('Category', 'Please fill in all required fields'),
   minimum_threshold: nonNegativeInt.default(0),
   count_cost: moneyInput.default(0),
 });
@@ -31,8 +31,8 @@ export type ItemsStepBody = z.infer<typeof itemsStepBody>;
 
 /** POST /api/onboarding/garage — the onboarding storage location (created or updated). */
 export const garageStepBody = z.object({
-  name: requiredText('Please fill in all required fields'),
-  address: requiredText('Please fill in all required fields'),
+  name: requiredText('Name', 'Please fill in all required fields'),
+  address: requiredText('Address', 'Please fill in all required fields'),
 });
 export type GarageStepBody = z.infer<typeof garageStepBody>;
 
@@ -44,8 +44,8 @@ export const unitsStepBody = z.object({
   units: z
     .array(
       z.object({
-        name: requiredText('Please fill in all required fields'),
-        address: requiredText('Please fill in all required fields'),
+        name: requiredText('Name', 'Please fill in all required fields'),
+        address: requiredText('Address', 'Please fill in all required fields'),
       }),
     )
     .min(1, 'Please add at least one property')

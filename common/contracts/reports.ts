@@ -6,25 +6,48 @@
  * money is dollars rounded to cents.
  */
 import { z } from 'zod';
+import { calendarDate, EARLIEST_REPORT_DATE, MAX_REPORT_DAYS } from './fields';
 
-const isoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'Use the format YYYY-MM-DD');
+const isoDay = z.iso.date();
 
-/** GET /api/reports/costs query: Last Week (7 days), Last Month (30 days) or a custom range of whole days. */
+/** Milliseconds in a day. */
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Today in the time zone furthest ahead of UTC (UTC+14): no browser's "today", which the date
+ * inputs offer as their maximum, is later than this.
+ */
+const latestToday = (): string => new Date(Date.now() + 14 * 60 * 60 * 1000).toISOString().slice(0, 10);
+
+/**
+ * GET /api/reports/costs query: Last Week (7 days), Last Month (30 days) or a custom range of whole
+ * UTC days (docs/decisions/011-input-limits.md): real calendar dates, start not after end, from
+ * 2000-01-01 and not in the future (by the wall clock), at most {@link MAX_REPORT_DAYS} days
+ * both ends included. Each problem is one issue on the field concerned.
+ */
 export const costQuery = z
   .object({
     period: z.enum(['week', 'month', 'custom']).default('week'),
-    start: isoDate.optional(),
-    end: isoDate.optional(),
+    start: calendarDate('Start date').optional(),
+    end: calendarDate('End date').optional(),
   })
   .superRefine((q, ctx) => {
     if (q.period !== 'custom') return;
-    if (!q.start || !q.end) ctx.addIssue({ code: 'custom', path: ['start'], message: 'Please select both start and end dates' });
-    else if (q.start > q.end) ctx.addIssue({ code: 'custom', path: ['start'], message: 'Start date must be before end date' });
+    const issue = (path: 'start' | 'end', message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
+    if (!q.start || !q.end) return issue('start', 'Please select both start and end dates');
+    // A date that is not a real day already has its issue; comparing it would only add noise.
+    if (!isoDay.safeParse(q.start).success || !isoDay.safeParse(q.end).success) return;
+    if (q.start > q.end) issue('start', 'Start date must be before end date');
+    else if (q.start < EARLIEST_REPORT_DATE) issue('start', `Start date must be ${EARLIEST_REPORT_DATE} or later`);
+    else if (q.end > latestToday()) issue('end', 'End date cannot be in the future');
+    else if (Date.parse(q.end) - Date.parse(q.start) >= MAX_REPORT_DAYS * DAY_MS) {
+      issue('end', `A custom range can cover at most ${MAX_REPORT_DAYS} days`);
+    }
   });
 export type CostQuery = z.infer<typeof costQuery>;
 
 /** One day of the cost trend (SPEC.md §3 "Cost trend row"); days without usage are zeros. */
-export const costTrendRow = z.object({ date: isoDate, total_cost: z.number(), total_items: z.number().int() });
+export const costTrendRow = z.object({ date: isoDay, total_cost: z.number(), total_items: z.number().int() });
 
 /** SPEC.md §3 "Unit cost row": the period's cost, and the last 7 and 30 days' for comparison. */
 export const unitCostRow = z.object({

@@ -4,7 +4,7 @@
  * Money is dollars (numbers rounded to cents); quantities are whole numbers >= 0.
  */
 import { z } from 'zod';
-import { moneyInput, nonNegativeInt, requiredText } from './fields';
+import { grouped, MAX_QUANTITY, moneyInput, nonNegativeInt, requiredText } from './fields';
 
 export const stockStatuses = ['sufficient', 'low', 'critical'] as const;
 export type StockStatus = (typeof stockStatuses)[number];
@@ -33,8 +33,8 @@ export type Item = z.infer<typeof item>;
 
 /** POST /api/items, PATCH /api/items/:id. */
 export const itemBody = z.object({
-  name: requiredText('Please fill out all fields'),
-  category: requiredText('Please fill out all fields'),
+  name: requiredText('Name', 'Please fill out all fields'),
+  category: requiredText('Category', 'Please fill out all fields'),
   minimum_threshold: nonNegativeInt.default(0),
   count_cost: moneyInput.default(0),
 });
@@ -80,16 +80,16 @@ export type Garage = z.infer<typeof garage>;
 
 /** POST /api/garages — the garage with its initial inventory (SPEC.md "Garages"). */
 export const createGarageBody = z.object({
-  name: requiredText('Please fill out all fields'),
-  address: requiredText('Please fill out all fields'),
+  name: requiredText('Name', 'Please fill out all fields'),
+  address: requiredText('Address', 'Please fill out all fields'),
   inventory: stockLines.default([]),
 });
 export type CreateGarageBody = z.infer<typeof createGarageBody>;
 
 /** PATCH /api/garages/:id — inline edit. */
 export const updateGarageBody = z.object({
-  name: requiredText('Please fill out all fields'),
-  address: requiredText('Please fill out all fields'),
+  name: requiredText('Name', 'Please fill out all fields'),
+  address: requiredText('Address', 'Please fill out all fields'),
 });
 export type UpdateGarageBody = z.infer<typeof updateGarageBody>;
 
@@ -117,8 +117,8 @@ export type Unit = z.infer<typeof unit>;
 
 /** POST /api/units — Add Unit with its inventory rows (SPEC.md "Add Unit", §5). */
 export const createUnitBody = z.object({
-  name: requiredText('Please provide unit name and address'),
-  address: requiredText('Please provide unit name and address'),
+  name: requiredText('Name', 'Please provide unit name and address'),
+  address: requiredText('Address', 'Please provide unit name and address'),
   garage_id: z.uuid('Please select a garage'),
   inventory: stockLines.default([]),
 });
@@ -126,8 +126,8 @@ export type CreateUnitBody = z.infer<typeof createUnitBody>;
 
 /** PATCH /api/units/:id — Edit Unit / Assign Garage; `garage_id` null unassigns. */
 export const updateUnitBody = z.object({
-  name: requiredText('Please provide unit name and address'),
-  address: requiredText('Please provide unit name and address'),
+  name: requiredText('Name', 'Please provide unit name and address'),
+  address: requiredText('Address', 'Please provide unit name and address'),
   garage_id: z.uuid().nullable(),
 });
 export type UpdateUnitBody = z.infer<typeof updateUnitBody>;
@@ -135,7 +135,11 @@ export type UpdateUnitBody = z.infer<typeof updateUnitBody>;
 /** POST /api/units/:id/inventory — "Add Manually": adds `quantity` (>= 1) of an item to the unit. */
 export const addUnitStockBody = z.object({
   item_id: z.uuid('Please fill in all fields'),
-  quantity: z.number().int('Quantity must be a whole number').min(1, 'Quantity must be at least 1').max(1_000_000),
+  quantity: z
+    .number()
+    .int('Quantity must be a whole number')
+    .min(1, 'Quantity must be at least 1')
+    .max(MAX_QUANTITY, `Quantity must be at most ${grouped(MAX_QUANTITY)}`),
 });
 export type AddUnitStockBody = z.infer<typeof addUnitStockBody>;
 

@@ -2,7 +2,10 @@
  * Stock tables: locations (units = properties, garages = storage), items, stock rows per
  * location and item, and the ledger of stock movements (inventory_logs). DESIGN.md §2 and §4.
  * Every table is keyed by (tenant_id, id) and foreign keys carry tenant_id (Citus-ready).
- * Quantities are integers kept >= 0 by CHECK constraints; money is numeric(12,2) dollars.
+ * Quantities are integers kept >= 0 by CHECK constraints; money is numeric(12,2) dollars. The
+ * input limits (docs/decisions/011-input-limits.md) are CHECK constraints too: at most
+ * MAX_STOCK_QUANTITY per stock row, at most MAX_UNIT_COST dollars per item. Migration 0009 adds
+ * them NOT VALID (rows written before them are not checked until they change).
  */
 import { sql } from 'drizzle-orm';
 import {
@@ -20,6 +23,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { MAX_STOCK_QUANTITY, MAX_UNIT_COST } from '../../../common/contracts/fields';
 import { tenants } from './auth';
 
 const tenantId = () =>
@@ -81,6 +85,7 @@ export const items = pgTable(
     uniqueIndex('items_threshold_uq').on(t.tenantId, t.id, t.minimumThreshold),
     check('items_minimum_threshold_nonneg', sql`${t.minimumThreshold} >= 0`),
     check('items_count_cost_nonneg', sql`${t.countCost} >= 0`),
+    check('items_count_cost_max', sql`${t.countCost} <= ${sql.raw(String(MAX_UNIT_COST))}`),
   ],
 );
 
@@ -111,6 +116,7 @@ export const garageInventory = pgTable(
       .onDelete('cascade')
       .onUpdate('cascade'),
     check('garage_inventory_quantity_nonneg', sql`${t.quantity} >= 0`),
+    check('garage_inventory_quantity_max', sql`${t.quantity} <= ${sql.raw(String(MAX_STOCK_QUANTITY))}`),
   ],
 );
 
@@ -139,6 +145,7 @@ export const unitInventory = pgTable(
       .onDelete('cascade')
       .onUpdate('cascade'),
     check('unit_inventory_quantity_nonneg', sql`${t.quantity} >= 0`),
+    check('unit_inventory_quantity_max', sql`${t.quantity} <= ${sql.raw(String(MAX_STOCK_QUANTITY))}`),
   ],
 );
 
@@ -188,7 +195,10 @@ export const inventoryLogs = pgTable(
 
 /**
  * Usage per unit and UTC day (DESIGN.md §4 usage: consumption and negative count rows at units):
- * `used` pieces and `cost_cents` (whole cents of quantity × the row's unit cost). Kept equal to
+ * `used` pieces and `cost_cents` (whole cents of quantity × the row's unit cost). A day's
+ * totals grow with every request (migration 0011, docs/decisions/011-input-limits.md): `used` is
+ * bigint (2^63 pieces take 9 × 10^12 requests of the maximum 1,000,000) and `cost_cents` an
+ * unbounded numeric (~92,000 requests at the maximum quantity and cost pass 2^63 cents). Kept equal to
  * the ledger's sums by statement triggers on inventory_logs (migration 0006,
  * docs/decisions/007-usage-rollups.md), so reports read a day of a unit as one row.
  */
@@ -198,8 +208,8 @@ export const unitUsageDaily = pgTable(
     tenantId: tenantId(),
     day: date('day', { mode: 'string' }).notNull(),
     unitId: uuid('unit_id').notNull(),
-    used: integer('used').notNull(),
-    costCents: bigint('cost_cents', { mode: 'number' }).notNull(),
+    used: bigint('used', { mode: 'number' }).notNull(),
+    costCents: numeric('cost_cents').notNull(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.day, t.unitId] })],
 );
@@ -219,7 +229,7 @@ export const garageUsageDaily = pgTable(
     day: date('day', { mode: 'string' }).notNull(),
     garageId: uuid('garage_id').notNull(),
     itemId: uuid('item_id').notNull(),
-    used: integer('used').notNull(),
+    used: bigint('used', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.day, t.garageId, t.itemId] })],
 );
@@ -232,7 +242,7 @@ export const garageUsageWeekly = pgTable(
     week: date('week', { mode: 'string' }).notNull(),
     garageId: uuid('garage_id').notNull(),
     itemId: uuid('item_id').notNull(),
-    used: integer('used').notNull(),
+    used: bigint('used', { mode: 'number' }).notNull(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.week, t.garageId, t.itemId] })],
 );

@@ -10,12 +10,15 @@ import { dollars, unitUsageByDay } from './usage-sql';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** [start, end) instants. */
+type Span = { start: Date; end: Date };
+
 /**
  * The period of a cost query as instants: week = the 7 days before `now`, month = the 30 days
  * before `now`, custom = from the start date's midnight UTC to the end of the end date (exclusive
  * next midnight).
  */
-export function costPeriod(q: CostQuery, now: Date): { start: Date; end: Date } {
+export function costPeriod(q: CostQuery, now: Date): Span {
   if (q.period === 'custom') {
     return { start: new Date(`${q.start}T00:00:00Z`), end: new Date(new Date(`${q.end}T00:00:00Z`).getTime() + DAY_MS) };
   }
@@ -27,6 +30,19 @@ const at = (d: Date): SQL => sql`${d.toISOString()}::timestamptz`;
 
 /** SQL: a sum of whole cents (null counts as 0) as dollars text with two decimals, e.g. '12.30'. */
 const dollarsText = (cents: SQL): SQL => sql`round(coalesce(${cents}, 0) / 100, 2)::text`;
+
+/**
+ * SQL: the usage rows (see unitUsageByDay) of the period and of the last 30 days, the windows the
+ * report sums (the last 7 days lie inside the 30). Windows that overlap or touch are read as one
+ * span; a custom period long before now is read apart, so the days between are never read.
+ */
+function usageOfWindows(tenantId: string, period: Span, month: Span, cuts: Date[]): SQL {
+  const [first, second] = period.start <= month.start ? [period, month] : [month, period];
+  if (second.start <= first.end) {
+    return unitUsageByDay(tenantId, first.start, first.end > second.end ? first.end : second.end, cuts);
+  }
+  return sql`${unitUsageByDay(tenantId, first.start, first.end, cuts)} union all ${unitUsageByDay(tenantId, second.start, second.end, cuts)}`;
+}
 
 /**
  * Reads the cost report of `tenantId` for `q` as of `now`: the period's total, its daily trend
@@ -44,13 +60,12 @@ export async function getCostReport(tx: Tx, tenantId: string, q: CostQuery, now:
   const monthStart = new Date(now.getTime() - 30 * DAY_MS);
   const weekStart = new Date(now.getTime() - 7 * DAY_MS);
   const lastDay = new Date(end.getTime() - 1);
-  const from = start < monthStart ? start : monthStart;
-  const to = end > now ? end : now;
   const within = (a: Date, b: Date) => sql`created_at >= ${at(a)} and created_at < ${at(b)}`;
 
   const [report] = await queryRows<{
     total_cost: string;
-    total_items: number;
+    /** numeric: the sum of bigint daily totals. */
+    total_items: string;
     trend: { date: string; total_cost: string; total_items: number }[];
     units: { unit_id: string; unit_name: string; period_cost: string; week_cost: string; month_cost: string }[] | null;
   }>(
@@ -66,16 +81,16 @@ export async function getCostReport(tx: Tx, tenantId: string, q: CostQuery, now:
       -- Whole cents (unit_cost has two decimals): as exact as numeric, and bigint sums keep
       -- small fixed-size states, so the planner hashes the three groupings in one pass instead
       -- of sorting the rows (100,000 for a large tenant's month) for one of them.
-      from (${unitUsageByDay(tenantId, from, to, [start, end, weekStart, monthStart, now])}) usage
+      from (${usageOfWindows(tenantId, { start, end }, { start: monthStart, end: now }, [start, end, weekStart, monthStart, now])}) usage
       group by grouping sets ((day), (unit_id), ())
     )
     select
       (select ${dollarsText(sql`period_cents`)} from sums where level = 3) as total_cost,
-      (select coalesce(period_used, 0)::int from sums where level = 3) as total_items,
+      (select coalesce(period_used, 0) from sums where level = 3) as total_items,
       (select json_agg(json_build_object(
                 'date', to_char(d, 'YYYY-MM-DD'),
                 'total_cost', ${dollarsText(sql`s.period_cents`)},
-                'total_items', coalesce(s.period_used, 0)::int) order by d)
+                'total_items', coalesce(s.period_used, 0)) order by d)
          from generate_series((${at(start)} at time zone 'UTC')::date, (${at(lastDay)} at time zone 'UTC')::date, interval '1 day') as d
          left join sums s on s.level = 1 and s.day = d::date) as trend,
       (select json_agg(json_build_object(

@@ -90,7 +90,8 @@ function overPieces(split: SpanSplit, select: (piece: SQL) => SQL): SQL {
  * SQL: the usage of `tenantId` in [from, to) per unit and UTC day, with `cuts` the other window
  * boundaries the caller filters by (see {@link splitSpan}). Columns: unit_id, day (date),
  * created_at (the row's instant, or the day's midnight for a whole day), used (pieces), cents
- * (whole cents). Several rows may share a unit and day; sum them.
+ * (whole cents, numeric: a day's total has no 64-bit bound, docs/decisions/011-input-limits.md).
+ * Several rows may share a unit and day; sum them.
  */
 export function unitUsageByDay(tenantId: string, from: Date, to: Date, cuts: Date[]): SQL {
   const split = splitSpan(from, to, cuts);
@@ -101,7 +102,7 @@ export function unitUsageByDay(tenantId: string, from: Date, to: Date, cuts: Dat
     ${overPieces(
       split,
       (piece) => sql`
-        select l.unit_id, (l.created_at at time zone 'UTC')::date, l.created_at, -l.quantity_change, (-l.quantity_change * l.unit_cost * 100)::bigint
+        select l.unit_id, (l.created_at at time zone 'UTC')::date, l.created_at, -l.quantity_change, -l.quantity_change * l.unit_cost * 100
         from inventory_logs l where l.tenant_id = ${tenantId} and ${isUsage} and ${piece}`,
     )}`;
 }
