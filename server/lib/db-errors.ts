@@ -102,12 +102,13 @@ function safeMessage(err: Error, params: unknown[] | undefined): string {
 }
 
 /**
- * A log-safe copy of `err` for the `err` field of a log line: type, message, stack frames and the
+ * A log-safe copy of `err` for a log line: type, message, stack frames and the
  * error's own scalar fields (`code`, `severity`, `detail`... of a PostgreSQL error), each text cut
  * at LOG_TEXT_LIMIT characters, the `cause` chain likewise. Query parameters are never kept: a
  * DrizzleQueryError's `params` become their count (they hold user data, and a report's can run to
  * megabytes). Anything that is not an Error is logged as its
- * truncated string form.
+ * truncated string form. Log it under a key other than `err`: pino's error serializer would
+ * replace its type and fold the causes into one message.
  */
 export function loggableError(err: unknown, depth = 0): Record<string, unknown> {
   if (!(err instanceof Error)) return { type: typeof err, message: truncate(String(err)) };
