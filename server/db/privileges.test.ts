@@ -3,10 +3,18 @@
  * relation of the public schema must have a declared decision, and its rights and row-level
  * security must match it. A table nobody decided about fails the test.
  */
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, backends, createTestApp, onboard, signUpAndSignIn, type TestApp } from '../test/harness';
-import { queryRows } from './client';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { buildApp } from '../app';
+import { loadConfig } from '../config';
+import type { MailMessage } from '../integrations/mail';
+import { findTenant } from '../modules/billing/operator';
+import { api, APP_URL, backends, createTestApp, onboard, signUpAndSignIn, TEST_APP_SECRET, type TestApp } from '../test/harness';
+import { databaseUrlFor } from '../test/pg-url';
+import { openPostgres, queryRows } from './client';
+import { runMigrations } from './migrate';
 import { APP_ROLE, withTenant } from './tenant-tx';
 
 /**
@@ -76,9 +84,10 @@ interface Relation {
 interface Policy {
   table: string;
   name: string;
-  roles: string[];
   qual: string | null;
   with_check: string | null;
+  /** True when the policy names the application role, a role it belongs to, or PUBLIC. */
+  applies: boolean;
 }
 
 describe.each(backends)('application role rights on %s', (backend) => {
@@ -133,16 +142,22 @@ describe.each(backends)('application role rights on %s', (backend) => {
     expect(actual).toEqual(expected);
   });
 
-  it('every policy that applies to the application role keeps it inside app.tenant_id', async () => {
+  it('every policy that applies to the application role is the tenant filter', async () => {
     const policies = await queryRows<Policy>(
       t.database.db,
-      sql`select tablename as table, policyname as name, roles::text[] as roles, qual, with_check from pg_policies where schemaname = 'public'`,
+      sql`select tablename as table, policyname as name, qual, with_check,
+            exists (select 1 from unnest(roles) r where r = 'public' or pg_has_role(${APP_ROLE}, r, 'MEMBER')) as applies
+          from pg_policies where schemaname = 'public'`,
     );
+    const tenantFilter = (table: string) =>
+      `(${table === 'tenants' ? 'id' : 'tenant_id'} = (NULLIF(current_setting('app.tenant_id'::text, true), ''::text))::uuid)`;
+    const applying = policies.filter((p) => p.applies);
     const tenantTables = Object.keys(decisions).filter((name) => decisions[name] === 'tenant');
-    const applying = policies.filter((p) => p.roles.includes('public') || p.roles.includes(APP_ROLE));
     expect(tenantTables.filter((table) => !applying.some((p) => p.table === table)), 'tenant tables without a policy for the role').toEqual([]);
-    const loose = applying.filter((p) => !p.qual?.includes('app.tenant_id') || !(p.with_check ?? p.qual).includes('app.tenant_id'));
-    expect(loose.map((p) => `${p.table}.${p.name}`)).toEqual([]);
+    expect(
+      applying.filter((p) => p.qual !== tenantFilter(p.table) || p.with_check !== tenantFilter(p.table)).map((p) => `${p.table}.${p.name}`),
+      'policies that let the role past its tenant',
+    ).toEqual([]);
   });
 
   it('no function runs with its owner rights', async () => {
@@ -178,5 +193,77 @@ describe.each(backends)('application role rights on %s', (backend) => {
       return queryRows(tx, sql`select email from member_directory`);
     });
     expect(unscoped).toEqual([]);
+  });
+});
+
+/**
+ * A login that is not a superuser owns the database, runs the migrations and serves the app: it
+ * is filtered by the forced policies like any role, and passes on the identity tables only through
+ * its own policy (decision 013). An administrator creates the login and grants it the application
+ * role, as a deployment on a managed PostgreSQL would.
+ */
+describe.runIf(backends.includes('postgres'))('a non-superuser owner login on postgres', () => {
+  const login = `inv_owner_${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+  const name = `${inject('pgRunPrefix')}${login}`;
+  const adminUrl = () => databaseUrlFor(inject('pgTemplateUrl')!, 'postgres');
+  const asAdmin = async (statements: string[]) => {
+    const admin = new pg.Client({ connectionString: adminUrl() });
+    await admin.connect();
+    try {
+      for (const statement of statements) await admin.query(statement);
+    } finally {
+      await admin.end();
+    }
+  };
+  let database: ReturnType<typeof openPostgres>;
+  let t: TestApp;
+  beforeAll(async () => {
+    await asAdmin([
+      `create role ${login} login nosuperuser nocreatedb nocreaterole nobypassrls`,
+      `grant ${APP_ROLE} to ${login}`,
+      `create database ${name} owner ${login}`,
+    ]);
+    const url = new URL(databaseUrlFor(adminUrl(), name));
+    url.username = login;
+    database = openPostgres(url.toString(), 4);
+    await runMigrations(database);
+    const mail: MailMessage[] = [];
+    const app = await buildApp({
+      config: { ...loadConfig({ APP_URL }), appSecret: TEST_APP_SECRET },
+      db: database.db,
+      mailer: { send: async (m) => void mail.push(m) },
+      authRateLimitPerMinute: 10_000,
+    });
+    await app.ready();
+    t = { app, database, routes: [], mail, setNow: () => {}, close: () => app.close() };
+  });
+  afterAll(async () => {
+    await t?.close();
+    await database?.close();
+    await asAdmin([`drop database if exists ${name} with (force)`, `drop role if exists ${login}`]);
+  });
+
+  it('signs up, onboards and serves the tenant, while the login itself sees no tenant rows', async () => {
+    const [role] = await queryRows<{ super: boolean; owner: string }>(
+      database.db,
+      sql`select rolsuper as super, (select tableowner from pg_tables where schemaname = 'public' and tablename = 'memberships') as owner
+          from pg_roles where rolname = current_user`,
+    );
+    expect(role).toEqual({ super: false, owner: login });
+
+    const cookie = await signUpAndSignIn(t, 'owner@example.com');
+    const tenantId = await onboard(t, cookie, { company: 'Owner Rentals' });
+    const me = await api(t, cookie, 'GET', '/api/me');
+    expect(me.json()).toMatchObject({ tenant: { id: tenantId, name: 'Owner Rentals' }, role: 'owner' });
+    expect((await api(t, cookie, 'GET', '/api/dashboard')).json().stats).toMatchObject({ total_units: 1, total_items: 1 });
+    expect(await findTenant(database.db, 'Owner Rentals')).toEqual({ id: tenantId, name: 'Owner Rentals' });
+
+    const [outside] = await queryRows<{ garages: number; members: number }>(
+      database.db,
+      sql`select (select count(*)::int from garages) as garages, (select count(*)::int from memberships) as members`,
+    );
+    expect(outside).toEqual({ garages: 0, members: 1 });
+    const inside = await withTenant(database.db, tenantId, (tx) => queryRows(tx, sql`select email, role from member_directory`));
+    expect(inside).toEqual([{ email: 'owner@example.com', role: 'owner' }]);
   });
 });
