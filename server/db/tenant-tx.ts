@@ -1,22 +1,67 @@
 /**
  * Tenant transactions: the only way services touch tenant data. Each runs as the non-superuser
  * role `inventory_app` with `app.tenant_id` set, so row-level security filters every row even if
- * a query forgets its tenant filter (DESIGN.md §2, migration 0001_rls.sql).
+ * a query forgets its tenant filter (docs/ARCHITECTURE.md "How a request flows", migration
+ * 0001_rls.sql).
+ *
+ * A transaction that loses a race is run again (docs/decisions/009-ledger-lock-order.md):
+ * PostgreSQL aborts one side of a deadlock (40P01) or of a serialization conflict (40001), and a
+ * row that another transaction deleted between our read and our write surfaces as a foreign-key
+ * violation (23503) or as `ConcurrentChange`. Each of these rolled back everything the
+ * transaction wrote, so running `fn` again from the start is safe and answers as if the request
+ * had arrived after the other one. After `MAX_ATTEMPTS` the request answers 503 UNAVAILABLE,
+ * never 500.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
+import { AppError } from '../lib/errors';
 import type { Db, Tx } from './client';
+import { sqlStateOf } from './sql-state';
 
 export const APP_ROLE = 'inventory_app';
 
+/** Attempts of one tenant transaction before it answers 503. */
+export const MAX_ATTEMPTS = 4;
+
+/** SQLSTATEs after which the whole transaction is run again: deadlock, serialization failure, FK race. */
+const RETRYABLE = new Set(['40P01', '40001', '23503']);
+
 /**
- * Runs `fn` in one transaction scoped to `tenantId`; commits when it resolves, rolls back when it throws.
- * The tenant id must come from the session, never from request input (DESIGN.md §3).
+ * Thrown inside a tenant transaction when a row it had just seen is gone (deleted by a
+ * concurrent transaction): the transaction is rolled back and run again.
  */
-export function withTenant<T>(db: Db, tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  return db.transaction(async (tx) => {
-    await enterTenantScope(tx, tenantId);
-    return fn(tx);
-  });
+export class ConcurrentChange extends Error {}
+
+/** True when `err` means the transaction lost a race and may simply be run again. */
+export function isRetryable(err: unknown): boolean {
+  if (err instanceof ConcurrentChange) return true;
+  const state = sqlStateOf(err);
+  return state !== undefined && RETRYABLE.has(state);
+}
+
+/**
+ * Runs `fn` in one transaction scoped to `tenantId`; commits when it resolves, rolls back when it
+ * throws. A transaction that lost a race (see the module comment) is run again, up to
+ * MAX_ATTEMPTS times with a short random pause, so `fn` must have no effect outside the
+ * transaction. The tenant id must come from the session, never from request input.
+ * @throws AppError UNAVAILABLE when every attempt lost its race; otherwise whatever `fn` throws.
+ */
+export async function withTenant<T>(db: Db, tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction(async (tx) => {
+        await enterTenantScope(tx, tenantId);
+        return fn(tx);
+      });
+    } catch (err) {
+      if (!isRetryable(err)) throw err;
+      if (attempt >= MAX_ATTEMPTS) {
+        throw new AppError('UNAVAILABLE', 'Too many changes to the same stock at once. Nothing was saved; please try again.');
+      }
+      // Random pauses keep the transactions that collided from colliding again in step.
+      await sleep(Math.random() * 10 * attempt);
+    }
+  }
 }
 
 /** Switches the open transaction `tx` to the application role scoped to `tenantId`, until it ends. */

@@ -40,12 +40,17 @@ async function readGarages(tx: Tx, tenantId: string, id?: string): Promise<Garag
   return rows.map((r) => ({ id: r.id, name: r.name, address: r.address, inventory: r.inventory ?? [] }));
 }
 
-async function lockGarage(tx: Tx, tenantId: string, id: string): Promise<void> {
+/**
+ * Locks the garage, the first step of the lock order (docs/decisions/009-ledger-lock-order.md):
+ * `update` to delete it, `no key update` to count its stock (stocktakes of one garage take turns;
+ * units may still be assigned to it meanwhile). @throws 404
+ */
+async function lockGarage(tx: Tx, tenantId: string, id: string, mode: 'update' | 'no key update'): Promise<void> {
   const [found] = await tx
     .select({ id: garages.id })
     .from(garages)
     .where(and(eq(garages.tenantId, tenantId), eq(garages.id, id)))
-    .for('update');
+    .for(mode);
   if (!found) throw notFound('Garage');
 }
 
@@ -102,14 +107,15 @@ export async function replaceGarageInventory(
   body: GarageInventoryBody,
 ): Promise<Garage> {
   return withTenant(db, who.tenantId, async (tx) => {
-    await lockGarage(tx, who.tenantId, id);
+    await lockGarage(tx, who.tenantId, id, 'no key update');
     await assertItemsExist(tx, who.tenantId, body.inventory.map((l) => l.item_id));
     const location = { kind: 'garage', id } as const;
     const meta = { tenantId: who.tenantId, userId: who.userId, note: 'Inventory count' };
     const keep = new Map(body.inventory.filter((l) => l.quantity > 0).map((l) => [l.item_id, l.quantity]));
+    // Every stock row of the garage, locked in key order before any is changed.
     const current = await queryRows<{ item_id: string }>(
       tx,
-      sql`select item_id from garage_inventory where tenant_id = ${who.tenantId} and garage_id = ${id} order by item_id`,
+      sql`select item_id from garage_inventory where tenant_id = ${who.tenantId} and garage_id = ${id} order by item_id for update`,
     );
     for (const { item_id } of current) {
       if (!keep.has(item_id)) await removeStockRow(tx, location, item_id, meta);
@@ -129,8 +135,13 @@ export async function replaceGarageInventory(
 export async function deleteGarage(db: Db, who: TenantIdentity, id: string): Promise<void> {
   requireRole(who, 'admin');
   await withTenant(db, who.tenantId, async (tx) => {
-    await lockGarage(tx, who.tenantId, id);
+    await lockGarage(tx, who.tenantId, id, 'update');
     await assertNotLastRecord(tx, who.tenantId, 'garages');
+    // Its units before its stock rows (the lock order): a plus press holds a unit's stock row
+    // while it takes from this garage's rows.
+    await tx.execute(
+      sql`select id from units where tenant_id = ${who.tenantId} and garage_id = ${id} order by id for update`,
+    );
     await zeroLocation(tx, { kind: 'garage', id }, { tenantId: who.tenantId, userId: who.userId, note: 'Garage deleted' });
     await tx
       .update(units)

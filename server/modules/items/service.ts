@@ -13,6 +13,7 @@ import { requireRole } from '../../lib/roles';
 import type { TenantIdentity } from '../auth/session';
 import { assertWithinLimit } from '../billing/plans';
 import { assertNotLastRecord } from '../stock/last-record';
+import { lockItemStockRows } from '../stock/ledger';
 
 const columns = {
   id: items.id,
@@ -55,13 +56,21 @@ export async function createItem(db: Db, who: TenantIdentity, body: ItemBody, no
 /** Updates an item (admins). Later ledger rows cost at the new count_cost; earlier ones keep theirs. @throws 404 */
 export async function updateItem(db: Db, who: TenantIdentity, id: string, body: ItemBody): Promise<Item> {
   requireRole(who, 'admin');
-  const [row] = await withTenant(db, who.tenantId, (tx) =>
-    tx
+  const [row] = await withTenant(db, who.tenantId, async (tx) => {
+    const [current] = await tx
+      .select({ threshold: items.minimumThreshold })
+      .from(items)
+      .where(and(eq(items.tenantId, who.tenantId), eq(items.id, id)));
+    if (!current) throw notFound('Item');
+    // A new threshold is carried to every stock row of the item by ON UPDATE CASCADE: take those
+    // rows in the lock order first, as the stock writes do.
+    if (current.threshold !== body.minimum_threshold) await lockItemStockRows(tx, who.tenantId, id);
+    return tx
       .update(items)
       .set(values(body))
       .where(and(eq(items.tenantId, who.tenantId), eq(items.id, id)))
-      .returning(columns),
-  );
+      .returning(columns);
+  });
   if (!row) throw notFound('Item');
   return toItem(row);
 }
@@ -73,6 +82,8 @@ export async function updateItem(db: Db, who: TenantIdentity, id: string, body: 
 export async function deleteItem(db: Db, who: TenantIdentity, id: string): Promise<void> {
   requireRole(who, 'admin');
   await withTenant(db, who.tenantId, async (tx) => {
+    // Its stock rows (deleted with it by ON DELETE CASCADE) before the item: the lock order.
+    await lockItemStockRows(tx, who.tenantId, id);
     const [found] = await tx
       .select({ id: items.id })
       .from(items)

@@ -13,14 +13,16 @@ const messages = {
 } as const;
 
 /**
- * Refuses to delete the tenant's last record of `table`. Locks the tenant's rows of that table
- * so two concurrent deletes cannot both pass.
+ * Refuses to delete the tenant's last record of `table`. Deletes of one table and tenant take
+ * turns on a transaction-level advisory lock, so two concurrent deletes cannot both pass; it
+ * locks no row, so it adds nothing to the stock lock order (docs/decisions/009-ledger-lock-order.md).
  * @throws AppError LAST_RECORD with the spec's message.
  */
 export async function assertNotLastRecord(tx: Tx, tenantId: string, table: keyof typeof messages): Promise<void> {
-  const rows = await queryRows<{ id: string }>(
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${tenantId}:${table}`}, 0))`);
+  const [row] = await queryRows<{ n: number }>(
     tx,
-    sql`select id from ${sql.raw(table)} where tenant_id = ${tenantId} order by id limit 2 for update`,
+    sql`select count(*)::int as n from ${sql.raw(table)} where tenant_id = ${tenantId}`,
   );
-  if (rows.length < 2) throw new AppError('LAST_RECORD', messages[table]);
+  if (row!.n < 2) throw new AppError('LAST_RECORD', messages[table]);
 }

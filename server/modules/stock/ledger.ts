@@ -1,14 +1,22 @@
 /**
- * The ledger primitives (DESIGN.md §4): the only code that changes a stock quantity. Each runs
- * inside the caller's tenant transaction and writes the stock row and its `inventory_logs` row
- * in one SQL statement; quantities move by atomic SQL (`quantity = quantity + n` guarded by
- * `quantity + n >= 0`), so concurrent requests never lose an update or go below zero. Each
- * ledger row records the item's count_cost at that moment, the user and an optional note.
+ * The ledger primitives (docs/ARCHITECTURE.md "Where the ledger is enforced"): the only code
+ * that changes a stock quantity. Each runs inside the caller's tenant transaction and writes the
+ * stock row and its `inventory_logs` row in one SQL statement; quantities move by atomic SQL
+ * (`quantity = quantity + n` guarded by `quantity + n >= 0`), so concurrent requests never lose
+ * an update or go below zero. Each ledger row records the item's count_cost at that moment, the
+ * user and an optional note.
+ *
+ * Lock order (docs/decisions/009-ledger-lock-order.md): every stock write takes its row locks in
+ * one order — the garage row, then units (key ascending, each unit before its stock rows), then
+ * unit stock rows, then garage stock rows (key ascending), items last — so concurrent writes wait
+ * for each other instead of deadlocking. The primitives here lock the stock rows they change in
+ * that order; callers lock garages and units first.
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { queryRows, type Tx } from '../../db/client';
 import type { MovementType } from '../../db/schema/stock';
+import { ConcurrentChange } from '../../db/tenant-tx';
 import { AppError } from '../../lib/errors';
 
 /** A stock location: a unit (property) or a garage (storage). */
@@ -27,12 +35,20 @@ function tableOf(location: Location) {
     : { table: sql.raw('garage_inventory'), column: sql.raw('garage_id') };
 }
 
-/** Creates the stock row of `itemId` at `location` with quantity 0 if it does not exist yet. */
-export async function ensureStockRow(tx: Tx, tenantId: string, location: Location, itemId: string): Promise<void> {
+/**
+ * Creates the stock row of `itemId` at `location` with quantity 0 if it does not exist yet.
+ * @returns true when this call created it (a concurrent creator's row makes it wait, then false).
+ */
+export async function ensureStockRow(tx: Tx, tenantId: string, location: Location, itemId: string): Promise<boolean> {
   const { table, column } = tableOf(location);
-  await tx.execute(sql`
+  const created = await queryRows(
+    tx,
+    sql`
     insert into ${table} (tenant_id, ${column}, item_id, quantity) values (${tenantId}, ${location.id}, ${itemId}, 0)
-    on conflict (tenant_id, ${column}, item_id) do nothing`);
+    on conflict (tenant_id, ${column}, item_id) do nothing
+    returning id`,
+  );
+  return created.length > 0;
 }
 
 /**
@@ -73,6 +89,7 @@ export async function changeStock(
  * needed, and records the difference (computed in SQL under a row lock) as a `count` movement,
  * or as `type` when given (e.g. `initial` for a new row).
  * @returns the previous and the new quantity.
+ * @throws ConcurrentChange when a concurrent transaction deleted the row (the transaction is retried).
  */
 export async function setStock(
   tx: Tx,
@@ -104,7 +121,9 @@ export async function setStock(
     )
     select previous, quantity from upd`,
   );
-  return { previous: Number(row!.previous), quantity: Number(row!.quantity) };
+  // Created above, gone now: a concurrent transaction deleted it in between.
+  if (!row) throw new ConcurrentChange(`stock row of item ${itemId} at ${location.kind} ${location.id} vanished`);
+  return { previous: Number(row.previous), quantity: Number(row.quantity) };
 }
 
 /** Sets the stock row to 0 through the ledger (`count`), then deletes the row. */
@@ -116,17 +135,22 @@ export async function removeStockRow(tx: Tx, location: Location, itemId: string,
   );
 }
 
-/** Zeroes every stock row of `location` through the ledger (before the location is deleted). */
+/**
+ * Zeroes every stock row of `location` through the ledger (before the location is deleted). Every
+ * row is locked, empty ones too, so a concurrent write to one of them waits and then finds it
+ * gone instead of changing a row that is about to be deleted without its ledger rows.
+ */
 export async function zeroLocation(tx: Tx, location: Location, meta: MovementMeta): Promise<void> {
   const { table, column } = tableOf(location);
   await tx.execute(sql`
     with cur as (
       select id, item_id, quantity from ${table}
-      where tenant_id = ${meta.tenantId} and ${column} = ${location.id} and quantity <> 0
+      where tenant_id = ${meta.tenantId} and ${column} = ${location.id}
+      order by item_id
       for update
     ), upd as (
       update ${table} s set quantity = 0, updated_at = now()
-      from cur where s.tenant_id = ${meta.tenantId} and s.id = cur.id
+      from cur where s.tenant_id = ${meta.tenantId} and s.id = cur.id and cur.quantity <> 0
       returning s.item_id, cur.quantity as previous
     )
     insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, ${column}, type, unit_cost, user_id, note)
@@ -138,9 +162,9 @@ export async function zeroLocation(tx: Tx, location: Location, meta: MovementMet
 /**
  * A transfer of n from a garage to a unit (DESIGN.md §4 `restock`, also `scan`; the plus button's
  * presses of 1 go through restockPresses): two ledger rows
- * sharing a transfer id, -n at the garage and +n at the unit, written by one statement. The
- * garage row is decremented first, guarded against going below zero (so it is also the row lock
- * that orders concurrent transfers); only then is the unit's row incremented, created if missing.
+ * sharing a transfer id, -n at the garage and +n at the unit. The unit's stock row, when it
+ * exists, is locked first (the lock order); then one statement decrements the garage row,
+ * guarded against going below zero, and increments the unit's row, created if missing.
  * @throws AppError CONFLICT 'Not enough stock available in garage'.
  */
 export async function transferToUnit(
@@ -149,6 +173,7 @@ export async function transferToUnit(
   meta: MovementMeta,
 ): Promise<{ garageQuantity: number; unitQuantity: number }> {
   const n = args.quantity;
+  await lockUnitStockRows(tx, meta.tenantId, [args]);
   const [row] = await queryRows<{ garage_quantity: number; unit_quantity: number }>(
     tx,
     sql`
@@ -174,6 +199,37 @@ export async function transferToUnit(
   );
   if (!row) throw new AppError('CONFLICT', 'Not enough stock available in garage');
   return { garageQuantity: Number(row.garage_quantity), unitQuantity: Number(row.unit_quantity) };
+}
+
+/**
+ * Locks the unit stock rows of `pairs` (unit id, item id) in key order (unit, then item), the
+ * step of the lock order that comes before any garage stock row. A row locked here cannot be
+ * deleted or changed by another transaction until this one ends.
+ * @returns the keys `${unitId}/${itemId}` of the rows that exist.
+ */
+export async function lockUnitStockRows(tx: Tx, tenantId: string, pairs: { unitId: string; itemId: string }[]): Promise<Set<string>> {
+  const list = (values: string[]) => `{${values.join(',')}}`;
+  const rows = await queryRows<{ unit_id: string; item_id: string }>(
+    tx,
+    sql`
+    select s.unit_id, s.item_id from unit_inventory s
+    where s.tenant_id = ${tenantId}
+      and (s.unit_id, s.item_id) in (select * from unnest(${list(pairs.map((p) => p.unitId))}::uuid[], ${list(pairs.map((p) => p.itemId))}::uuid[]))
+    order by s.unit_id, s.item_id
+    for update`,
+  );
+  return new Set(rows.map((r) => `${r.unit_id}/${r.item_id}`));
+}
+
+/**
+ * Locks every stock row of `itemId`, unit rows then garage rows, each in key order: what a change
+ * of the item's minimum threshold (carried to its stock rows by the foreign key's ON UPDATE
+ * CASCADE) or the item's deletion (ON DELETE CASCADE) would otherwise lock in no particular order
+ * while holding the item row.
+ */
+export async function lockItemStockRows(tx: Tx, tenantId: string, itemId: string): Promise<void> {
+  await tx.execute(sql`select 1 from unit_inventory where tenant_id = ${tenantId} and item_id = ${itemId} order by unit_id for update`);
+  await tx.execute(sql`select 1 from garage_inventory where tenant_id = ${tenantId} and item_id = ${itemId} order by garage_id for update`);
 }
 
 /** One press of the plus button: a `restock` transfer of 1 of `itemId` to `unitId`, by `userId`. */
@@ -203,9 +259,15 @@ export type RestockOutcome =
  * the earliest presses, never going below zero; the later presses are `garage_short`. A unit's
  * row then grows by its accepted presses. Each outcome's quantities are those right after its
  * own press, as if the presses had run one by one in order.
+ *
+ * The unit stock rows are locked first, by their own statement (lockUnitStockRows): a row deleted
+ * by a concurrent transaction is then either still ours to change, or already gone and its
+ * presses answered `no_stock_row` — never a garage decrement and ledger rows for a unit row that
+ * the statement could not update.
  * @returns one outcome per press, in the presses' order.
  */
 export async function restockPresses(tx: Tx, tenantId: string, presses: RestockPress[]): Promise<RestockOutcome[]> {
+  await lockUnitStockRows(tx, tenantId, presses);
   const list = (values: string[]) => `{${values.join(',')}}`;
   const rows = await queryRows<{
     ord: number; has_row: boolean; garage_id: string | null; threshold: number | null; garage_after: number | null; unit_after: number | null;

@@ -14,7 +14,7 @@ import type {
 import { stockStatus } from '../../../common/contracts/stock';
 import { queryRows, type Db, type Tx } from '../../db/client';
 import { garages, units } from '../../db/schema/stock';
-import { withTenant } from '../../db/tenant-tx';
+import { ConcurrentChange, withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
 import { requireRole } from '../../lib/roles';
 import type { TenantIdentity } from '../auth/session';
@@ -57,21 +57,30 @@ async function readUnits(tx: Tx, tenantId: string, id?: string): Promise<Unit[]>
   return rows.map((r) => ({ ...r, inventory: r.inventory ?? [] }));
 }
 
-async function assertGarageExists(tx: Tx, tenantId: string, garageId: string): Promise<void> {
+/**
+ * Checks that the garage exists and holds it (FOR KEY SHARE) until the transaction ends, so it
+ * cannot be deleted before a unit assigned to it is written; garages come first in the lock
+ * order (docs/decisions/009-ledger-lock-order.md). @throws 404
+ */
+async function lockGarageForAssignment(tx: Tx, tenantId: string, garageId: string): Promise<void> {
   const [found] = await tx
     .select({ id: garages.id })
     .from(garages)
-    .where(and(eq(garages.tenantId, tenantId), eq(garages.id, garageId)));
+    .where(and(eq(garages.tenantId, tenantId), eq(garages.id, garageId)))
+    .for('key share');
   if (!found) throw notFound('Garage');
 }
 
-/** Locks the unit and returns its garage id. @throws 404 */
-async function lockUnit(tx: Tx, tenantId: string, id: string): Promise<{ garageId: string | null }> {
+/**
+ * Locks the unit (`update` to change or delete it, `share` to change its stock) and returns its
+ * garage id. A unit comes before its stock rows in the lock order. @throws 404
+ */
+async function lockUnit(tx: Tx, tenantId: string, id: string, mode: 'update' | 'share'): Promise<{ garageId: string | null }> {
   const [found] = await tx
     .select({ garageId: units.garageId })
     .from(units)
     .where(and(eq(units.tenantId, tenantId), eq(units.id, id)))
-    .for('update');
+    .for(mode);
   if (!found) throw notFound('Unit');
   return found;
 }
@@ -96,7 +105,7 @@ export async function createUnit(db: Db, who: TenantIdentity, body: CreateUnitBo
   requireRole(who, 'admin');
   return withTenant(db, who.tenantId, async (tx) => {
     await assertWithinLimit(tx, who.tenantId, 'units', 1, now);
-    await assertGarageExists(tx, who.tenantId, body.garage_id);
+    await lockGarageForAssignment(tx, who.tenantId, body.garage_id);
     const lines = body.inventory.filter((l) => l.quantity > 0);
     await assertItemsExist(tx, who.tenantId, lines.map((l) => l.item_id));
     const [row] = await tx
@@ -115,8 +124,8 @@ export async function createUnit(db: Db, who: TenantIdentity, body: CreateUnitBo
 export async function updateUnit(db: Db, who: TenantIdentity, id: string, body: UpdateUnitBody): Promise<Unit> {
   requireRole(who, 'admin');
   return withTenant(db, who.tenantId, async (tx) => {
-    await lockUnit(tx, who.tenantId, id);
-    if (body.garage_id) await assertGarageExists(tx, who.tenantId, body.garage_id);
+    if (body.garage_id) await lockGarageForAssignment(tx, who.tenantId, body.garage_id);
+    await lockUnit(tx, who.tenantId, id, 'update');
     await tx
       .update(units)
       .set({ name: body.name, address: body.address, garageId: body.garage_id })
@@ -129,7 +138,7 @@ export async function updateUnit(db: Db, who: TenantIdentity, id: string, body: 
 export async function deleteUnit(db: Db, who: TenantIdentity, id: string): Promise<void> {
   requireRole(who, 'admin');
   await withTenant(db, who.tenantId, async (tx) => {
-    await lockUnit(tx, who.tenantId, id);
+    await lockUnit(tx, who.tenantId, id, 'update');
     await assertNotLastRecord(tx, who.tenantId, 'units');
     await zeroLocation(tx, { kind: 'unit', id }, { tenantId: who.tenantId, userId: who.userId, note: 'Unit deleted' });
     await tx.delete(units).where(and(eq(units.tenantId, who.tenantId), eq(units.id, id)));
@@ -151,29 +160,30 @@ async function thresholdOf(tx: Tx, tenantId: string, itemId: string): Promise<nu
  */
 export async function addUnitStock(db: Db, who: TenantIdentity, unitId: string, body: AddUnitStockBody): Promise<StockChangeResult> {
   return withTenant(db, who.tenantId, async (tx) => {
-    await lockUnit(tx, who.tenantId, unitId);
+    await lockUnit(tx, who.tenantId, unitId, 'share');
     const threshold = await thresholdOf(tx, who.tenantId, body.item_id);
     const location = { kind: 'unit', id: unitId } as const;
     const meta = { tenantId: who.tenantId, userId: who.userId };
-    const [existing] = await queryRows<{ id: string }>(
-      tx,
-      sql`select id from unit_inventory where tenant_id = ${who.tenantId} and unit_id = ${unitId} and item_id = ${body.item_id}`,
-    );
-    await ensureStockRow(tx, who.tenantId, location, body.item_id);
-    const quantity = (await changeStock(tx, location, body.item_id, body.quantity, existing ? 'external_addition' : 'initial', meta))!;
+    const created = await ensureStockRow(tx, who.tenantId, location, body.item_id);
+    const quantity = await changeStock(tx, location, body.item_id, body.quantity, created ? 'initial' : 'external_addition', meta);
+    if (quantity === null) throw new ConcurrentChange(`stock row of item ${body.item_id} at unit ${unitId} vanished`);
     return { unit_quantity: quantity, garage_quantity: null, status: stockStatus(quantity, threshold) };
   });
 }
 
-/** Reads the unit's stock row of an item. @throws 404 when the unit has no such row */
-async function unitRow(tx: Tx, tenantId: string, unitId: string, itemId: string) {
+/**
+ * Locks the unit (FOR SHARE: its garage cannot change and it cannot be deleted meanwhile) and
+ * reads its stock row of an item, the first step of the lock order for a change of that row.
+ * @throws 404 when the unit has no such row
+ */
+async function lockUnitRow(tx: Tx, tenantId: string, unitId: string, itemId: string) {
   const [row] = await queryRows<{ quantity: number; threshold: number; garage_id: string | null }>(
     tx,
-    sql`select s.quantity, i.minimum_threshold as threshold, u.garage_id
-        from unit_inventory s
-        join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
-        join units u on u.tenant_id = s.tenant_id and u.id = s.unit_id
-        where s.tenant_id = ${tenantId} and s.unit_id = ${unitId} and s.item_id = ${itemId}`,
+    sql`select s.quantity, s.item_threshold as threshold, u.garage_id
+        from units u
+        join unit_inventory s on s.tenant_id = u.tenant_id and s.unit_id = u.id
+        where u.tenant_id = ${tenantId} and u.id = ${unitId} and s.item_id = ${itemId}
+        for share of u`,
   );
   if (!row) throw notFound('Stock row');
   return { quantity: Number(row.quantity), threshold: Number(row.threshold), garageId: row.garage_id };
@@ -187,7 +197,9 @@ async function unitRow(tx: Tx, tenantId: string, unitId: string, itemId: string)
 export async function consumeUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string, now: Date): Promise<StockChangeResult> {
   return withTenant(db, who.tenantId, async (tx) => {
     await assertAccess(tx, who.tenantId, now);
-    const row = await unitRow(tx, who.tenantId, unitId, itemId);
+    // The unit first: the usage this writes makes the ledger's trigger lock the unit too, after
+    // the stock row, which would invert the lock order if the unit were not held already.
+    const row = await lockUnitRow(tx, who.tenantId, unitId, itemId);
     const after = await changeStock(tx, { kind: 'unit', id: unitId }, itemId, -1, 'consumption', {
       tenantId: who.tenantId,
       userId: who.userId,
@@ -252,7 +264,10 @@ export async function restockUnitStock(db: Db, who: TenantIdentity, unitId: stri
 /** Removes an item's stock row from the unit, counting it down to 0 in the ledger first. @throws 404 */
 export async function removeUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string): Promise<void> {
   await withTenant(db, who.tenantId, async (tx) => {
-    await unitRow(tx, who.tenantId, unitId, itemId);
+    // FOR UPDATE: deleting a stock row waits for every change of the unit's stock in progress
+    // (they hold the unit FOR SHARE), so none of them finds its row gone half-way.
+    await lockUnit(tx, who.tenantId, unitId, 'update');
+    await lockUnitRow(tx, who.tenantId, unitId, itemId);
     await removeStockRow(tx, { kind: 'unit', id: unitId }, itemId, { tenantId: who.tenantId, userId: who.userId, note: 'Removed from unit' });
   });
 }
