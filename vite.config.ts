@@ -1,27 +1,54 @@
 /**
  * Builds the web app from web/ into dist/web, which the API server serves with an SPA fallback.
  * In development the API runs separately on port 3000, so /api is proxied there.
+ *
+ * For a phone on one bar of signal (decision 016): every file is also written brotli- and
+ * gzip-compressed (the server picks one by Accept-Encoding), file names under assets/ carry a
+ * hash of their content (the server caches them for a year), each screen's code is its own
+ * chunk, and .vite/manifest.json lists the chunks, from which `npm run test:web-budget` counts
+ * what /login and the dashboard download before their first paint.
  */
+import { constants } from 'node:zlib';
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 
 export default defineConfig({
   root: 'web',
-  plugins: [react(), tailwindcss()],
+  plugins: [
+    react(),
+    tailwindcss(),
+    // Written once per build, so the slowest, smallest settings cost nothing per request.
+    compression({
+      algorithms: [
+        defineAlgorithm('brotliCompress', { params: { [constants.BROTLI_PARAM_QUALITY]: constants.BROTLI_MAX_QUALITY } }),
+        defineAlgorithm('gzip', { level: constants.Z_BEST_COMPRESSION }),
+      ],
+      exclude: [/\.vite\//],
+    }),
+  ],
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,
+    manifest: true,
+    // Every browser the app supports preloads modules natively; the polyfill would cost every screen.
+    modulePreload: { polyfill: false },
     rolldownOptions: {
       output: {
-        // Libraries change less often than the app: separate chunks stay cached across releases.
+        // Libraries change less often than the app: their chunks stay cached across releases.
+        // Only libraries that every screen needs are grouped; the others stay with the screens
+        // that use them (forms, contracts, icons), so /login does not download the dashboard's.
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
-            // Used by the Reports screen only, which is loaded on demand.
+            {
+              name: 'vendor',
+              test: /node_modules[\\/](@tanstack|better-auth|@better-auth|@better-fetch|better-call|nanostores|defu|react-hot-toast|goober)[\\/]/,
+            },
+            // Used by the Reports screen only.
             { name: 'charts', test: /node_modules[\\/](recharts|d3-[a-z-]+|victory-vendor|decimal\.js-light|es-toolkit|@reduxjs|redux|immer|reselect)[\\/]/ },
             { name: 'markdown', test: /node_modules[\\/](react-markdown|remark-[a-z-]+|mdast-[a-z-]+|micromark[a-z-]*|unified|hast-[a-z-]+|unist-[a-z-]+|vfile[a-z-]*)[\\/]/ },
-            { name: 'vendor', test: /node_modules/ },
           ],
         },
       },

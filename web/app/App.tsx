@@ -1,25 +1,39 @@
-/** The app root: data cache, toasts and the router. */
-import { useState } from 'react';
+/** The app root: the router, the data cache and toasts. */
+import { useEffect, useRef, useState } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from 'react-hot-toast';
-import { RouterProvider } from 'react-router';
+import { BrowserRouter, useNavigate } from 'react-router';
 import { createQueryClient } from './query-client';
-import { createAppRouter } from './router';
+import { AppRoutes } from './router';
 
-/** Renders the whole app. */
-export function App() {
-  const [router] = useState(createAppRouter);
+/** The data cache, which may move the user (after a plan error), and the screens. */
+function Providers() {
+  const navigate = useNavigate();
+  const navigateRef = useRef(navigate);
+  useEffect(() => {
+    navigateRef.current = navigate;
+  }, [navigate]);
   const [queryClient] = useState(() =>
-    createQueryClient({ pathname: () => router.state.location.pathname, navigate: (to) => void router.navigate(to) }),
+    // BrowserRouter keeps its location in the window's, so the path is read there.
+    createQueryClient({ pathname: () => window.location.pathname, navigate: (to) => void navigateRef.current(to) }),
   );
   return (
     <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-      {/* SPEC.md §9 durations; react-hot-toast keeps at most 20 toasts by default. */}
+      <AppRoutes />
+      {/* The product's toast durations: 4 s, successes 2 s; the library keeps at most 20. */}
       <Toaster
         position="top-center"
         toastOptions={{ duration: 4000, success: { duration: 2000 }, error: { duration: 4000 }, style: { fontSize: '1rem' } }}
       />
     </QueryClientProvider>
+  );
+}
+
+/** Renders the whole app. */
+export function App() {
+  return (
+    <BrowserRouter>
+      <Providers />
+    </BrowserRouter>
   );
 }
