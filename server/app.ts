@@ -11,13 +11,14 @@ import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Db } from './db/client';
 import { createAi, type AiProvider } from './integrations/ai';
 import { createStripeBilling, type BillingProvider } from './integrations/billing';
 import { createMailer, type Mailer } from './integrations/mail';
+import { apiDocumentOptions } from './lib/api-document';
 import { answerClientError, answerFrameworkError, installErrorHandler } from './lib/error-handler';
 import { withTenant } from './db/tenant-tx';
 import { AppError } from './lib/errors';
@@ -106,10 +107,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // accepts it; the web app's files come precompressed from the build (decision 016).
   await app.register(compress, { threshold: 1024 });
   await app.register(rateLimit, { global: false });
-  await app.register(swagger, {
-    openapi: { info: { title: 'Inventory Manager API', version: '1.0.0' } },
-    transform: jsonSchemaTransform,
-  });
+  await app.register(swagger, apiDocumentOptions(opts.config.appUrl));
   await app.register(swaggerUi, { routePrefix: '/api/docs' });
 
   app.addHook('onRequest', originGuard(opts.config.appUrl));

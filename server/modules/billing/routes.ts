@@ -17,46 +17,112 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { ctx: AppCo
   const { ctx, billing } = opts;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['billing'];
+  const checkoutErrors = ['NO_TENANT', 'FORBIDDEN', 'CONFLICT', 'PROVIDER_ERROR', 'BILLING_NOT_CONFIGURED'] as const;
 
-  app.get('/api/subscription/status', { schema: { tags, response: { 200: subscriptionStatus } } }, async (request) =>
-    getSubscriptionStatus(ctx.db, (await ctx.tenant(request)).tenantId, ctx.now()),
+  app.get(
+    '/api/subscription/status',
+    {
+      schema: {
+        tags,
+        operationId: 'getSubscriptionStatus',
+        summary: 'Subscription and trial status',
+        'x-errors': ['NO_TENANT'],
+        response: { 200: subscriptionStatus },
+      },
+    },
+    async (request) => getSubscriptionStatus(ctx.db, (await ctx.tenant(request)).tenantId, ctx.now()),
   );
-  app.get('/api/subscription/tiers', { schema: { tags, response: { 200: z.array(tier) } } }, async (request) => {
-    await ctx.identity(request);
-    return listTiers(ctx.db);
-  });
-  app.get('/api/subscription/usage', { schema: { tags, response: { 200: usage } } }, async (request) => {
-    const who = await ctx.tenant(request);
-    return withTenant(ctx.db, who.tenantId, (tx) => getUsage(tx, who.tenantId, ctx.now()));
-  });
-  app.post('/api/subscription/checkout', { schema: { tags, body: checkoutBody, response: { 200: redirectUrl } } }, async (request) => ({
-    url: await startCheckout(ctx.db, billing, await ctx.tenant(request), request.body, {
-      appUrl: ctx.config.appUrl,
-      prices: ctx.config.stripe.prices,
+  app.get(
+    '/api/subscription/tiers',
+    { schema: { tags, operationId: 'listTiers', summary: 'The plans, by price', response: { 200: z.array(tier) } } },
+    async (request) => {
+      await ctx.identity(request);
+      return listTiers(ctx.db);
+    },
+  );
+  app.get(
+    '/api/subscription/usage',
+    {
+      schema: {
+        tags,
+        operationId: 'getUsage',
+        summary: 'Plan limits, usage and what is left',
+        'x-errors': ['NO_TENANT'],
+        response: { 200: usage },
+      },
+    },
+    async (request) => {
+      const who = await ctx.tenant(request);
+      return withTenant(ctx.db, who.tenantId, (tx) => getUsage(tx, who.tenantId, ctx.now()));
+    },
+  );
+  app.post(
+    '/api/subscription/checkout',
+    {
+      schema: {
+        tags,
+        operationId: 'startCheckout',
+        summary: 'Start a subscription checkout (owners)',
+        'x-errors': checkoutErrors,
+        body: checkoutBody,
+        response: { 200: redirectUrl },
+      },
+    },
+    async (request) => ({
+      url: await startCheckout(ctx.db, billing, await ctx.tenant(request), request.body, {
+        appUrl: ctx.config.appUrl,
+        prices: ctx.config.stripe.prices,
+      }),
     }),
-  }));
-  app.post('/api/subscription/portal', { schema: { tags, response: { 200: redirectUrl } } }, async (request) => ({
-    url: await openPortal(ctx.db, billing, await ctx.tenant(request), ctx.config.appUrl),
-  }));
+  );
+  app.post(
+    '/api/subscription/portal',
+    {
+      schema: {
+        tags,
+        operationId: 'openBillingPortal',
+        summary: 'Open the billing portal (owners)',
+        'x-errors': checkoutErrors,
+        response: { 200: redirectUrl },
+      },
+    },
+    async (request) => ({
+      url: await openPortal(ctx.db, billing, await ctx.tenant(request), ctx.config.appUrl),
+    }),
+  );
 
   // The signature covers the exact bytes sent, so this route keeps the raw body.
   await app.register(async (raw) => {
     raw.addContentTypeParser('application/json', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
-    raw.post('/api/billing/webhook', { schema: { tags, hide: false } }, async (request) => {
-      if (!billing) throw new AppError('BILLING_NOT_CONFIGURED', 'Billing is not configured on this server');
-      const signature = request.headers['stripe-signature'];
-      if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
-        throw new AppError('VALIDATION', 'Missing webhook signature');
-      }
-      let event;
-      try {
-        event = billing.verifyEvent(request.body, signature);
-      } catch {
-        throw new AppError('VALIDATION', 'Invalid webhook signature');
-      }
-      const outcome = await applyBillingEvent(ctx.db, event, ctx.config.stripe.prices);
-      request.log.info({ event: event.id, type: event.type, outcome }, 'billing event');
-      return { received: true, outcome };
-    });
+    raw.post(
+      '/api/billing/webhook',
+      {
+        schema: {
+          tags,
+          operationId: 'receiveBillingEvent',
+          summary: 'Stripe webhook: apply a signed billing event once',
+          description: 'The body is Stripe’s event as sent, verified against the `stripe-signature` header.',
+          security: [],
+          'x-errors': ['VALIDATION', 'BILLING_NOT_CONFIGURED'],
+          response: { 200: z.object({ received: z.literal(true), outcome: z.enum(['applied', 'duplicate', 'ignored']) }) },
+        },
+      },
+      async (request) => {
+        if (!billing) throw new AppError('BILLING_NOT_CONFIGURED', 'Billing is not configured on this server');
+        const signature = request.headers['stripe-signature'];
+        if (typeof signature !== 'string' || !Buffer.isBuffer(request.body)) {
+          throw new AppError('VALIDATION', 'Missing webhook signature');
+        }
+        let event;
+        try {
+          event = billing.verifyEvent(request.body, signature);
+        } catch {
+          throw new AppError('VALIDATION', 'Invalid webhook signature');
+        }
+        const outcome = await applyBillingEvent(ctx.db, event, ctx.config.stripe.prices);
+        request.log.info({ event: event.id, type: event.type, outcome }, 'billing event');
+        return { received: true as const, outcome };
+      },
+    );
   });
 }

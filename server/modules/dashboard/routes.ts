@@ -14,7 +14,15 @@ export async function dashboardRoutes(fastify: FastifyInstance, ctx: AppContext)
   const readDashboard = coalesce(async (tenantId: string) =>
     JSON.stringify(dashboardResponse.parse(await getDashboard(ctx.db, tenantId))),
   );
-  app.get('/api/dashboard', { schema: { tags: ['dashboard'], response: { 200: dashboardResponse } } }, async (request, reply) => {
+  app.get('/api/dashboard', {
+      schema: {
+        tags: ['dashboard'],
+        operationId: 'getDashboard',
+        summary: 'Counts, stock alerts and recent activity',
+        'x-errors': ['NO_TENANT'],
+        response: { 200: dashboardResponse },
+      },
+    }, async (request, reply) => {
     return sendJson(reply, await readDashboard((await ctx.tenant(request)).tenantId));
   });
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParam } from '../../../common/contracts/fields';
+import { noContent } from '../../lib/api-document';
 import { item, itemBody } from '../../../common/contracts/stock';
 import type { AppContext } from '../../context';
 import { createItem, deleteItem, listItems, updateItem } from './service';
@@ -10,18 +11,57 @@ import { createItem, deleteItem, listItems, updateItem } from './service';
 export async function itemRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['items'];
+  const gated = ['NO_TENANT', 'SUBSCRIPTION_REQUIRED'] as const;
 
-  app.get('/api/items', { schema: { tags, response: { 200: z.array(item) } } }, async (request) =>
-    listItems(ctx.db, await ctx.gatedTenant(request)),
+  app.get(
+    '/api/items',
+    { schema: { tags, operationId: 'listItems', summary: 'The items', 'x-errors': gated, response: { 200: z.array(item) } } },
+    async (request) => listItems(ctx.db, await ctx.gatedTenant(request)),
   );
-  app.post('/api/items', { schema: { tags, body: itemBody, response: { 201: item } } }, async (request, reply) =>
-    reply.status(201).send(await createItem(ctx.db, await ctx.gatedTenant(request), request.body, ctx.now())),
+  app.post(
+    '/api/items',
+    {
+      schema: {
+        tags,
+        operationId: 'createItem',
+        summary: 'Create an item (admins)',
+        'x-errors': [...gated, 'FORBIDDEN', 'LIMIT_REACHED'],
+        body: itemBody,
+        response: { 201: item },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await createItem(ctx.db, await ctx.gatedTenant(request), request.body, ctx.now())),
   );
-  app.patch('/api/items/:id', { schema: { tags, params: idParam, body: itemBody, response: { 200: item } } }, async (request) =>
-    updateItem(ctx.db, await ctx.gatedTenant(request), request.params.id, request.body),
+  app.patch(
+    '/api/items/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'updateItem',
+        summary: 'Edit an item (admins)',
+        'x-errors': [...gated, 'FORBIDDEN'],
+        params: idParam,
+        body: itemBody,
+        response: { 200: item },
+      },
+    },
+    async (request) => updateItem(ctx.db, await ctx.gatedTenant(request), request.params.id, request.body),
   );
-  app.delete('/api/items/:id', { schema: { tags, params: idParam } }, async (request, reply) => {
-    await deleteItem(ctx.db, await ctx.gatedTenant(request), request.params.id);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/items/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteItem',
+        summary: 'Delete an item without stock (admins)',
+        'x-errors': [...gated, 'FORBIDDEN', 'CONFLICT', 'LAST_RECORD'],
+        params: idParam,
+        response: { 204: noContent },
+      },
+    },
+    async (request, reply) => {
+      await deleteItem(ctx.db, await ctx.gatedTenant(request), request.params.id);
+      return reply.status(204).send();
+    },
+  );
 }

@@ -1,6 +1,7 @@
 /** HTTP routes of onboarding (SPEC.md "Onboarding"); rules live in service.ts. */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
 import {
   companyStepBody,
   garageStepBody,
@@ -17,29 +18,88 @@ import {
   saveOnboardingUnits,
 } from './service';
 
+/** Answer of the items and units steps: how many records the step saved. */
+const savedCount = z.object({ count: z.number().int() });
+
 export async function onboardingRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['onboarding'];
+  const stepErrors = ['NO_TENANT', 'CONFLICT', 'LIMIT_REACHED'] as const;
 
-  app.get('/api/onboarding/status', { schema: { tags, response: { 200: statusSchema } } }, async (request) =>
-    onboardingStatus(ctx.db, await ctx.identity(request)),
+  app.get(
+    '/api/onboarding/status',
+    {
+      schema: {
+        tags,
+        operationId: 'getOnboardingStatus',
+        summary: 'Whether setup is needed, and its current step',
+        response: { 200: statusSchema },
+      },
+    },
+    async (request) => onboardingStatus(ctx.db, await ctx.identity(request)),
   );
 
-  app.post('/api/onboarding/company', { schema: { tags, body: companyStepBody } }, async (request, reply) => {
-    const who = await ctx.identity(request);
-    const result = await createCompany(ctx.db, who, request.body, { trialDays: ctx.config.trialDays, now: ctx.now() });
-    return reply.status(201).send(result);
-  });
-
-  app.post('/api/onboarding/items', { schema: { tags, body: itemsStepBody } }, async (request) =>
-    saveOnboardingItems(ctx.db, await ctx.tenant(request), request.body, ctx.now()),
+  app.post(
+    '/api/onboarding/company',
+    {
+      schema: {
+        tags,
+        operationId: 'createCompany',
+        summary: 'Create the company with its trial; the caller becomes its owner',
+        'x-errors': ['CONFLICT'],
+        body: companyStepBody,
+        response: { 201: z.object({ tenant_id: z.uuid() }) },
+      },
+    },
+    async (request, reply) => {
+      const who = await ctx.identity(request);
+      const result = await createCompany(ctx.db, who, request.body, { trialDays: ctx.config.trialDays, now: ctx.now() });
+      return reply.status(201).send(result);
+    },
   );
 
-  app.post('/api/onboarding/garage', { schema: { tags, body: garageStepBody } }, async (request) =>
-    saveOnboardingGarage(ctx.db, await ctx.tenant(request), request.body),
+  app.post(
+    '/api/onboarding/items',
+    {
+      schema: {
+        tags,
+        operationId: 'saveOnboardingItems',
+        summary: 'Save the items step (replaces an earlier submit)',
+        'x-errors': stepErrors,
+        body: itemsStepBody,
+        response: { 200: savedCount },
+      },
+    },
+    async (request) => saveOnboardingItems(ctx.db, await ctx.tenant(request), request.body, ctx.now()),
   );
 
-  app.post('/api/onboarding/units', { schema: { tags, body: unitsStepBody } }, async (request) =>
-    saveOnboardingUnits(ctx.db, await ctx.tenant(request), request.body, ctx.now()),
+  app.post(
+    '/api/onboarding/garage',
+    {
+      schema: {
+        tags,
+        operationId: 'saveOnboardingGarage',
+        summary: 'Save the storage step (created, or updated when saved before)',
+        'x-errors': stepErrors,
+        body: garageStepBody,
+        response: { 200: z.object({ id: z.uuid() }) },
+      },
+    },
+    async (request) => saveOnboardingGarage(ctx.db, await ctx.tenant(request), request.body),
+  );
+
+  app.post(
+    '/api/onboarding/units',
+    {
+      schema: {
+        tags,
+        operationId: 'saveOnboardingUnits',
+        summary: 'Save the properties and complete setup',
+        'x-errors': stepErrors,
+        body: unitsStepBody,
+        response: { 200: savedCount },
+      },
+    },
+    async (request) => saveOnboardingUnits(ctx.db, await ctx.tenant(request), request.body, ctx.now()),
   );
 }

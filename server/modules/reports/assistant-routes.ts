@@ -28,7 +28,16 @@ export async function assistantRoutes(fastify: FastifyInstance, opts: { ctx: App
   const narratives = new RateLimiterMemory({ points: perMinute, duration: 60 });
   app.post(
     '/api/reports/assistant',
-    { schema: { tags: ['reports'], body: assistantBody, response: { 200: assistantReply } } },
+    {
+      schema: {
+        tags: ['reports'],
+        operationId: 'askReportAssistant',
+        summary: 'A report with its CSV, written up by the assistant',
+        'x-errors': ['NO_TENANT', 'SUBSCRIPTION_REQUIRED', 'FORBIDDEN'],
+        body: assistantBody,
+        response: { 200: assistantReply },
+      },
+    },
     async (request) => {
       const { tenantId } = await ctx.tenant(request);
       const report = await readReport({ tenantId, body: request.body });

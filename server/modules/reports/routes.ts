@@ -16,6 +16,8 @@ import { getStatusReport } from './status';
 export async function reportRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['reports'];
+  // Both charts need the plan's cost_reports feature: FORBIDDEN without it.
+  const reportErrors = ['NO_TENANT', 'SUBSCRIPTION_REQUIRED', 'FORBIDDEN'] as const;
 
   // People of one tenant opening the same report together share reads (lib/coalesce.ts): each
   // read starts after its callers asked, as of that moment, and is checked against the contract
@@ -31,11 +33,28 @@ export async function reportRoutes(fastify: FastifyInstance, ctx: AppContext): P
     },
     ({ tenantId, query }) => [tenantId, query.period, query.start, query.end].join(' '),
   );
-  app.get('/api/reports/costs', { schema: { tags, querystring: costQuery, response: { 200: costReport } } }, async (request, reply) =>
+  app.get('/api/reports/costs', {
+      schema: {
+        tags,
+        operationId: 'getCostReport',
+        summary: 'Cost analysis: usage cost per day and per unit',
+        'x-errors': reportErrors,
+        querystring: costQuery,
+        response: { 200: costReport },
+      },
+    }, async (request, reply) =>
     sendJson(reply, await readCosts({ tenantId: (await ctx.tenant(request)).tenantId, query: request.query })),
   );
 
-  app.get('/api/reports/status', { schema: { tags, response: { 200: statusReport } } }, async (request) => {
+  app.get('/api/reports/status', {
+      schema: {
+        tags,
+        operationId: 'getStatusReport',
+        summary: 'Stock status counts per unit and garage',
+        'x-errors': reportErrors,
+        response: { 200: statusReport },
+      },
+    }, async (request) => {
     const who = await ctx.tenant(request);
     const now = ctx.now();
     return withTenant(ctx.db, who.tenantId, async (tx) => {

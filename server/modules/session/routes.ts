@@ -9,15 +9,21 @@ import { withTenant } from '../../db/tenant-tx';
 
 export async function sessionRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  app.get('/api/me', { schema: { tags: ['session'], response: { 200: meResponse } } }, async (request) => {
-    const who = await ctx.identity(request);
-    const tenant = who.tenantId
-      ? ((
-          await withTenant(ctx.db, who.tenantId, (tx) =>
-            tx.select({ id: tenants.id, name: tenants.name }).from(tenants).where(eq(tenants.id, who.tenantId!)),
-          )
-        )[0] ?? null)
-      : null;
-    return { user: { id: who.userId, email: who.email }, tenant, role: who.role };
-  });
+  app.get(
+    '/api/me',
+    {
+      schema: { tags: ['session'], operationId: 'getMe', summary: 'The signed-in user, their company and role', response: { 200: meResponse } },
+    },
+    async (request) => {
+      const who = await ctx.identity(request);
+      const tenant = who.tenantId
+        ? ((
+            await withTenant(ctx.db, who.tenantId, (tx) =>
+              tx.select({ id: tenants.id, name: tenants.name }).from(tenants).where(eq(tenants.id, who.tenantId!)),
+            )
+          )[0] ?? null)
+        : null;
+      return { user: { id: who.userId, email: who.email }, tenant, role: who.role };
+    },
+  );
 }

@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParam } from '../../../common/contracts/fields';
+import { noContent } from '../../lib/api-document';
 import { addUnitStockBody, createUnitBody, stockChangeResult, unit, updateUnitBody } from '../../../common/contracts/stock';
 import type { AppContext } from '../../context';
 import {
@@ -22,41 +23,127 @@ const stockParams = z.object({ id: z.uuid(), itemId: z.uuid() });
 export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['units'];
+  const gated = ['NO_TENANT', 'SUBSCRIPTION_REQUIRED'] as const;
 
-  app.get('/api/units', { schema: { tags, response: { 200: z.array(unit) } } }, async (request) =>
-    listUnits(ctx.db, await ctx.gatedTenant(request)),
+  app.get(
+    '/api/units',
+    {
+      schema: { tags, operationId: 'listUnits', summary: 'The units with their stock', 'x-errors': gated, response: { 200: z.array(unit) } },
+    },
+    async (request) => listUnits(ctx.db, await ctx.gatedTenant(request)),
   );
-  app.post('/api/units', { schema: { tags, body: createUnitBody, response: { 201: unit } } }, async (request, reply) =>
-    reply.status(201).send(await createUnit(ctx.db, await ctx.gatedTenant(request), request.body, ctx.now())),
+  app.post(
+    '/api/units',
+    {
+      schema: {
+        tags,
+        operationId: 'createUnit',
+        summary: 'Add a unit with its initial stock (admins)',
+        'x-errors': [...gated, 'FORBIDDEN', 'LIMIT_REACHED'],
+        body: createUnitBody,
+        response: { 201: unit },
+      },
+    },
+    async (request, reply) => reply.status(201).send(await createUnit(ctx.db, await ctx.gatedTenant(request), request.body, ctx.now())),
   );
-  app.get('/api/units/:id', { schema: { tags, params: idParam, response: { 200: unit } } }, async (request) =>
-    getUnit(ctx.db, await ctx.gatedTenant(request), request.params.id),
+  app.get(
+    '/api/units/:id',
+    {
+      schema: { tags, operationId: 'getUnit', summary: 'One unit with its stock', 'x-errors': gated, params: idParam, response: { 200: unit } },
+    },
+    async (request) => getUnit(ctx.db, await ctx.gatedTenant(request), request.params.id),
   );
-  app.patch('/api/units/:id', { schema: { tags, params: idParam, body: updateUnitBody, response: { 200: unit } } }, async (request) =>
-    updateUnit(ctx.db, await ctx.gatedTenant(request), request.params.id, request.body),
+  app.patch(
+    '/api/units/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'updateUnit',
+        summary: 'Edit a unit or assign its garage (admins)',
+        'x-errors': [...gated, 'FORBIDDEN'],
+        params: idParam,
+        body: updateUnitBody,
+        response: { 200: unit },
+      },
+    },
+    async (request) => updateUnit(ctx.db, await ctx.gatedTenant(request), request.params.id, request.body),
   );
-  app.delete('/api/units/:id', { schema: { tags, params: idParam } }, async (request, reply) => {
-    await deleteUnit(ctx.db, await ctx.gatedTenant(request), request.params.id);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/units/:id',
+    {
+      schema: {
+        tags,
+        operationId: 'deleteUnit',
+        summary: 'Delete a unit, counting its stock down to 0 (admins)',
+        'x-errors': [...gated, 'FORBIDDEN', 'LAST_RECORD'],
+        params: idParam,
+        response: { 204: noContent },
+      },
+    },
+    async (request, reply) => {
+      await deleteUnit(ctx.db, await ctx.gatedTenant(request), request.params.id);
+      return reply.status(204).send();
+    },
+  );
   app.post(
     '/api/units/:id/inventory',
-    { schema: { tags, params: idParam, body: addUnitStockBody, response: { 200: stockChangeResult } } },
+    {
+      schema: {
+        tags,
+        operationId: 'addUnitStock',
+        summary: 'Add Manually: add a quantity of an item to the unit',
+        'x-errors': gated,
+        params: idParam,
+        body: addUnitStockBody,
+        response: { 200: stockChangeResult },
+      },
+    },
     async (request) => addUnitStock(ctx.db, await ctx.gatedTenant(request), request.params.id, request.body),
   );
   app.post(
     '/api/units/:id/inventory/:itemId/consume',
-    { schema: { tags, params: stockParams, response: { 200: stockChangeResult } } },
+    {
+      schema: {
+        tags,
+        operationId: 'consumeUnitStock',
+        summary: 'Minus button: one used (never below 0)',
+        'x-errors': gated,
+        params: stockParams,
+        response: { 200: stockChangeResult },
+      },
+    },
     // Gated inside the service's transaction (one transaction fewer on a hot path).
     async (request) => consumeUnitStock(ctx.db, await ctx.tenant(request), request.params.id, request.params.itemId, ctx.now()),
   );
   app.post(
     '/api/units/:id/inventory/:itemId/restock',
-    { schema: { tags, params: stockParams, response: { 200: stockChangeResult } } },
+    {
+      schema: {
+        tags,
+        operationId: 'restockUnitStock',
+        summary: 'Plus button: move one from the unit’s garage',
+        'x-errors': [...gated, 'CONFLICT'],
+        params: stockParams,
+        response: { 200: stockChangeResult },
+      },
+    },
     async (request) => restockUnitStock(ctx.db, await ctx.tenant(request), request.params.id, request.params.itemId, ctx.now()),
   );
-  app.delete('/api/units/:id/inventory/:itemId', { schema: { tags, params: stockParams } }, async (request, reply) => {
-    await removeUnitStock(ctx.db, await ctx.gatedTenant(request), request.params.id, request.params.itemId);
-    return reply.status(204).send();
-  });
+  app.delete(
+    '/api/units/:id/inventory/:itemId',
+    {
+      schema: {
+        tags,
+        operationId: 'removeUnitStock',
+        summary: 'Remove an item from the unit, counting it down to 0',
+        'x-errors': gated,
+        params: stockParams,
+        response: { 204: noContent },
+      },
+    },
+    async (request, reply) => {
+      await removeUnitStock(ctx.db, await ctx.gatedTenant(request), request.params.id, request.params.itemId);
+      return reply.status(204).send();
+    },
+  );
 }

@@ -1,0 +1,223 @@
+/**
+ * The OpenAPI document served at /api/docs/json (and its reference page at /api/docs), built by
+ * @fastify/swagger from the routes' zod schemas (decision 015):
+ * - every operation has a summary and an operationId (written on the route), a tag, and the
+ *   session cookie as its security requirement unless the route says `security: []`;
+ * - every operation lists its error answers, all with the `ErrorBody` schema: the statuses its
+ *   shape implies are added here (400 and 413 with a body or query, 401 unless public, 404 and
+ *   414 with path ids, 429 when rate limited, 500 and 503 always), the others come from the
+ *   codes the route names in `x-errors` (e.g. `['NO_TENANT', 'SUBSCRIPTION_REQUIRED']`);
+ * - better-auth's catch-all routes are documented as `/api/auth/{path}`.
+ * `npm run lint:api` lints the result with Redocly's recommended rules.
+ */
+import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { errorStatus, type ErrorCode } from '../../common/errors';
+
+declare module 'fastify' {
+  interface FastifySchema {
+    /** Error codes the operation answers beyond those its shape implies (see the module docstring). */
+    'x-errors'?: readonly ErrorCode[];
+  }
+}
+
+/** Name of the session cookie better-auth sets at sign-in; it authenticates every private operation. */
+export const SESSION_COOKIE = 'better-auth.session_token';
+
+const SECURITY_SCHEME = 'sessionCookie';
+
+/** Response schema of a 204 answer (deletions): documented without content. */
+export const noContent = z.void();
+
+/** `{ error: { code, message, issues? } }` (common/errors.ts), as a JSON schema. */
+const errorBodySchema = {
+  type: 'object',
+  required: ['error'],
+  additionalProperties: false,
+  properties: {
+    error: {
+      type: 'object',
+      required: ['code', 'message'],
+      additionalProperties: false,
+      properties: {
+        code: { type: 'string', enum: Object.keys(errorStatus), description: 'Stable code; the HTTP status follows from it.' },
+        message: { type: 'string', description: 'A sentence for people, safe to show as is.' },
+        issues: {
+          type: 'array',
+          description: 'Field problems of a 400 answer.',
+          items: {
+            type: 'object',
+            required: ['path', 'message'],
+            additionalProperties: false,
+            properties: {
+              path: { type: 'array', items: { oneOf: [{ type: 'string' }, { type: 'integer' }] } },
+              message: { type: 'string' },
+            },
+          },
+        },
+      },
+    },
+  },
+} as const;
+
+/** What each error status means, whatever the operation. */
+const statusMeaning: Record<number, string> = {
+  400: 'The request is malformed or a field is invalid (`issues` names the fields)',
+  401: 'Not signed in, or the session has ended',
+  402: 'The trial has expired without a subscription, or the plan limit is reached',
+  403: 'The role or the plan does not allow this',
+  404: 'No such record in the caller’s company (another company’s id answers the same)',
+  409: 'The request conflicts with the current state',
+  413: 'The body is over 1 MiB',
+  414: 'A path id is over 100 characters',
+  429: 'Too many requests; wait a minute',
+  500: 'Unexpected failure; nothing is leaked',
+  502: 'The payment provider failed',
+  503: 'The database is unreachable, the server is restarting, or billing is not configured; retry later',
+};
+
+type Operation = {
+  requestBody?: unknown;
+  parameters?: { in: string }[];
+  security?: unknown[];
+  responses: Record<string, unknown>;
+  'x-errors'?: readonly ErrorCode[];
+  'x-rate-limited'?: boolean;
+};
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
+
+/** The error codes an operation can answer: those its shape implies, then the ones it names. */
+export function operationErrorCodes(op: Operation): ErrorCode[] {
+  const codes = new Set<ErrorCode>(['INTERNAL', 'UNAVAILABLE']);
+  const query = op.parameters?.some((p) => p.in === 'query') ?? false;
+  const path = op.parameters?.some((p) => p.in === 'path') ?? false;
+  if (op.requestBody || query) codes.add('VALIDATION');
+  if (op.requestBody) codes.add('PAYLOAD_TOO_LARGE');
+  if (!(op.security && op.security.length === 0)) codes.add('UNAUTHENTICATED');
+  if (path) codes.add('NOT_FOUND').add('URI_TOO_LONG');
+  if (op['x-rate-limited']) codes.add('RATE_LIMITED');
+  for (const code of op['x-errors'] ?? []) codes.add(code);
+  return [...codes];
+}
+
+/** Response objects for `codes`, one per status, each naming the codes it carries. */
+function errorResponses(codes: ErrorCode[]): Record<string, unknown> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(errorStatus[code], [...(byStatus.get(errorStatus[code]) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus.entries()]
+      .sort(([a], [b]) => a - b)
+      .map(([status, list]) => [
+        String(status),
+        {
+          description: `${statusMeaning[status] ?? 'Error'} (${list.sort().join(', ')}).`,
+          content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
+        },
+      ]),
+  );
+}
+
+const authPathDescription =
+  'better-auth endpoint, e.g. `sign-up/email`, `sign-in/email`, `sign-out`, `get-session`, `verify-email` (may contain `/`).';
+
+/**
+ * Per route: zod schemas become JSON schemas (fastify-type-provider-zod), a 204 is documented
+ * without content, better-auth's wildcard becomes a named path parameter with its own summary,
+ * and a rate limit is noted for the error list.
+ */
+const transform: FastifyDynamicSwaggerOptions['transform'] = (input) => {
+  const zodResponse = input.schema?.response as Record<string, unknown> | undefined;
+  // A 204 has no body (and z.void() no JSON schema): `type: 'null'` documents it without content.
+  const { 204: noBodySchema, ...bodyResponses } = zodResponse ?? {};
+  const noBody = noBodySchema !== undefined;
+  const zodSchema = noBody ? { ...input.schema, response: bodyResponses } : input.schema;
+  const { schema, url } = jsonSchemaTransform({ ...input, schema: zodSchema } as Parameters<typeof jsonSchemaTransform>[0]);
+  const rateLimited = Boolean((input.route.config as { rateLimit?: unknown } | undefined)?.rateLimit);
+  if (url.startsWith('/api/auth/')) {
+    const method = String(input.route.method).toLowerCase();
+    return {
+      url: '/api/auth/{path}',
+      schema: {
+        ...schema,
+        tags: ['auth'],
+        operationId: `auth${method[0]!.toUpperCase()}${method.slice(1)}`,
+        summary: method === 'get' ? 'Read a session or follow an emailed link (better-auth)' : 'Sign up, sign in, sign out (better-auth)',
+        description: 'Handled by better-auth; sign-in sets the session cookie the other operations need.',
+        security: [],
+        params: { type: 'object', required: ['path'], properties: { path: { type: 'string', description: authPathDescription } } },
+        response: {
+          200: { description: 'better-auth’s answer', type: 'object', additionalProperties: true },
+          ...(method === 'get' ? { 302: { description: 'Redirect after an emailed link', type: 'null' } } : {}),
+        },
+        // better-auth's own refusals: invalid fields, wrong password, unconfirmed email.
+        'x-errors': ['VALIDATION', 'UNAUTHENTICATED', 'EMAIL_NOT_VERIFIED'],
+        ...(rateLimited ? { 'x-rate-limited': true } : {}),
+      },
+    };
+  }
+  const documented = noBody
+    ? { ...schema, response: { ...(schema?.response as object), 204: { type: 'null', description: 'Done; no body' } } }
+    : schema;
+  return { url, schema: rateLimited ? { ...documented, 'x-rate-limited': true } : documented };
+};
+
+/** Adds every operation's error responses and drops the bookkeeping extensions. */
+const transformObject: FastifyDynamicSwaggerOptions['transformObject'] = (document) => {
+  if (!('openapiObject' in document)) return document.swaggerObject;
+  const { openapiObject } = document;
+  for (const item of Object.values(openapiObject.paths ?? {})) {
+    for (const method of METHODS) {
+      const op = (item as Partial<Record<(typeof METHODS)[number], Operation>>)[method];
+      if (!op) continue;
+      Object.assign(op.responses, errorResponses(operationErrorCodes(op)));
+      delete op['x-errors'];
+      delete op['x-rate-limited'];
+    }
+  }
+  return openapiObject;
+};
+
+/** @fastify/swagger's options for this API; `appUrl` is the server the document names. */
+export function apiDocumentOptions(appUrl: string): FastifyDynamicSwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.0.3',
+      info: {
+        title: 'Inventory Manager API',
+        version: '1.0.0',
+        description:
+          'Supply inventory for short-term-rental operators. Sign in through `/api/auth/sign-in/email`; the session cookie it sets ' +
+          'authenticates every other operation. Every error answers `{ error: { code, message, issues? } }` with the status of its code.',
+      },
+      servers: [{ url: appUrl }],
+      components: {
+        securitySchemes: {
+          [SECURITY_SCHEME]: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: SESSION_COOKIE,
+            description: 'Set by better-auth at sign-in (HttpOnly); send every cookie it set.',
+          },
+        },
+        schemas: { ErrorBody: errorBodySchema as never },
+      },
+      security: [{ [SECURITY_SCHEME]: [] }],
+      tags: [
+        { name: 'auth', description: 'Sign-up, sign-in and sessions (better-auth)' },
+        { name: 'health', description: 'Liveness' },
+        { name: 'session', description: 'The signed-in user' },
+        { name: 'onboarding', description: 'First-run setup: company, items, storage, properties' },
+        { name: 'billing', description: 'Plans, usage and subscriptions' },
+        { name: 'dashboard', description: 'Counts, alerts and recent activity' },
+        { name: 'items', description: 'The supply catalogue' },
+        { name: 'garages', description: 'Storage locations and their stock' },
+        { name: 'units', description: 'Properties and their stock' },
+        { name: 'reports', description: 'Cost, status and assistant reports' },
+      ],
+    },
+    transform,
+    transformObject,
+  };
+}
