@@ -16,7 +16,8 @@ import { stockTenant, type StockTenant } from '../../../test/stock-fixtures';
 import { setTenantPlan, setTrialEnd } from '../../billing/operator';
 import { limitNote, narrativePrompt, NO_MODEL_NOTE, plainSummary, SYSTEM_PROMPT, UNAVAILABLE_NOTE } from './narrative';
 import { reportBuilders } from './registry';
-import { reportRange, toCsv, type ReportFacts } from './shared';
+import { toCsv } from '../../../lib/csv';
+import { reportRange, type ReportFacts } from './shared';
 
 const NOW = new Date('2026-06-30T12:00:00Z');
 

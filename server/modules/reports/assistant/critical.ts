@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
-import { count, LISTED, stockStatus, type ReportBuilder } from './shared';
+import { count, LISTED, mdText, stockStatus, type ReportBuilder } from './shared';
 
 interface AlertRow {
   status: 'low' | 'critical';
@@ -22,12 +22,13 @@ interface AlertRow {
   available: number | null;
 }
 
+/** The fact of one alert row (markdown). */
 function sentence(r: AlertRow): string {
-  const head = `${r.status === 'critical' ? 'Critical' : 'Low'}: ${r.item} at ${r.location}${r.location_type === 'garage' ? ' (garage)' : ''} has ${r.quantity} (minimum ${r.minimum})`;
+  const head = `${r.status === 'critical' ? 'Critical' : 'Low'}: ${mdText(r.item)} at ${mdText(r.location)}${r.location_type === 'garage' ? ' (garage)' : ''} has ${r.quantity} (minimum ${r.minimum})`;
   if (r.location_type === 'garage') return `${head}.`;
   if (r.garage === null) return `${head}; the unit has no garage to restock from.`;
-  if (!r.available) return `${head}; ${r.garage} has none to restock it.`;
-  return `${head}; ${r.garage} has ${r.available} to restock it.`;
+  if (!r.available) return `${head}; ${mdText(r.garage)} has none to restock it.`;
+  return `${head}; ${mdText(r.garage)} has ${r.available} to restock it.`;
 }
 
 export const criticalReport: ReportBuilder = async (tx, tenantId, range) => {

@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
-import { count, listed, LISTED, money, namedUsage, period, usd, type ReportBuilder } from './shared';
+import { count, listed, LISTED, mdText, money, namedUsage, period, usd, type ReportBuilder } from './shared';
 
 const groupings = ['Category', 'Item', 'Unit'] as const;
 
@@ -25,13 +25,13 @@ export const expensesReport: ReportBuilder = async (tx, tenantId, range) => {
       row_number() over (partition by g.rank order by g.cost desc, g.name) as place, count(*) over (partition by g.rank) as n
     from grouped g cross join total t`;
   type Group = { grouping: (typeof groupings)[number]; name: string; used: number; cost: string; share: string; n: number };
-  const select = sql`select grouping, name, used::int, ${money(sql`cost`)} as cost, share, n::int`;
+  const select = sql`select grouping, name, used::bigint, ${money(sql`cost`)} as cost, share, n::int`;
 
   const rows = await queryRows<Group>(tx, sql`${select} from (${groups}) g order by g.cost desc, rank, name limit ${range.limit}`);
   const leaders = await queryRows<Group>(tx, sql`${select} from (${groups}) g where place <= ${LISTED} order by rank, place`);
   const [t] = await queryRows<{ used: number; cost: string }>(
     tx,
-    sql`select coalesce(sum(used), 0)::int as used, ${money(sql`sum(cost)`)} as cost from (${namedUsage(tenantId, range)}) u`,
+    sql`select coalesce(sum(used), 0)::bigint as used, ${money(sql`sum(cost)`)} as cost from (${namedUsage(tenantId, range)}) u`,
   );
 
   const facts = ["Cost = quantity used × the item's cost when it was used; usage excludes transfers between locations."];
@@ -41,7 +41,7 @@ export const expensesReport: ReportBuilder = async (tx, tenantId, range) => {
     facts.push(`Total supply cost in ${period(range)}: ${usd(t!.cost)} for ${count(Number(t!.used), 'item')} used.`);
     for (const grouping of groupings) {
       const top = leaders.filter((g) => g.grouping === grouping);
-      const parts = top.map((g) => `${g.name} ${usd(g.cost)} (${g.share}%)`);
+      const parts = top.map((g) => `${mdText(g.name)} ${usd(g.cost)} (${g.share}%)`);
       facts.push(`By ${grouping.toLowerCase()}: ${listed(parts, Number(top[0]!.n))}.`);
     }
   }

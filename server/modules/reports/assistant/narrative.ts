@@ -6,7 +6,8 @@
  * plain summary of the same facts with a note saying why.
  */
 import type { AiProvider } from '../../../integrations/ai';
-import { toCsv, type ReportFacts } from './shared';
+import { toCsv } from '../../../lib/csv';
+import type { ReportFacts } from './shared';
 
 /** CSV rows shown to the model after the facts. */
 export const NARRATIVE_ROWS = 10;
@@ -34,7 +35,8 @@ export const SYSTEM_PROMPT = [
   'Write a short, human-readable summary in Markdown of the report facts you are given, for the named report type:',
   'a heading, a few short paragraphs or bullet points, and the most useful next steps.',
   'Use only the numbers given in the facts and rows; do not calculate, estimate or add numbers of your own.',
-  'Do not output HTML, tables or CSV.',
+  'Names in the facts are escaped Markdown: write them exactly as the facts do.',
+  'Do not output HTML, links, images, tables or CSV.',
 ].join(' ');
 
 /** The user message: the report type's label, the facts, and the top rows as CSV. */

@@ -16,7 +16,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
 import { garageUsage } from '../usage-sql';
-import { count, listed, LISTED, period, type ReportBuilder } from './shared';
+import { count, listed, LISTED, mdText, period, type ReportBuilder } from './shared';
 
 /** Days of use an order should cover. */
 const COVER_DAYS = 14;
@@ -60,9 +60,9 @@ export const reorderReport: ReportBuilder = async (tx, tenantId, range) => {
     lines: number; total: number;
   }>(
     tx,
-    sql`select garage, item, on_hand::int, shortfall::int, round(used::numeric / ${days}, 2)::text as per_day,
-          round(cover, 1)::text as cover, to_order::int,
-          (count(*) filter (where to_order > 0) over ())::int as lines, (sum(to_order) over ())::int as total
+    sql`select garage, item, on_hand::int, shortfall::bigint, round(used::numeric / ${days}, 2)::text as per_day,
+          round(cover, 1)::text as cover, to_order::bigint,
+          (count(*) filter (where to_order > 0) over ())::int as lines, (sum(to_order) over ())::bigint as total
         from (${computed}) c
         order by to_order desc, c.cover asc nulls last, garage, item limit ${Math.max(range.limit, LISTED)}`,
   );
@@ -84,7 +84,7 @@ export const reorderReport: ReportBuilder = async (tx, tenantId, range) => {
   if (toOrder.length > 0) {
     const parts = toOrder.map((r) => {
       const use = r.cover === null ? 'no use in the range' : `${r.per_day} used per day, ${r.cover} days of cover`;
-      return `${Number(r.to_order)} ${r.item} for ${r.garage} (${Number(r.on_hand)} on hand, units short ${Number(r.shortfall)}, ${use})`;
+      return `${Number(r.to_order)} ${mdText(r.item)} for ${mdText(r.garage)} (${Number(r.on_hand)} on hand, units short ${Number(r.shortfall)}, ${use})`;
     });
     facts.push(`Order ${listed(parts, lines)}.`);
   }

@@ -12,7 +12,8 @@ import type { AiProvider } from '../../../integrations/ai';
 import { assertFeature } from '../../billing/plans';
 import { writeReportText, type NarrativeOptions } from './narrative';
 import { reportBuilders } from './registry';
-import { reportRange, toCsv, type ReportFacts } from './shared';
+import { toCsv } from '../../../lib/csv';
+import { reportRange, type ReportFacts } from './shared';
 
 /**
  * Computes the facts and CSV rows of one assistant request of `tenantId` as of `now` (UTC): the

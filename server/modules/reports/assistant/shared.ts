@@ -2,9 +2,9 @@
  * What the assistant's report modules share (DESIGN.md §7): the shape of a report's facts, its
  * time range, the SQL pieces every report reads (usage with names, derived stock status, money
  * as cents) and the sentence helpers of the facts. Money stays SQL numeric until it is printed
- * as text with two decimals; JavaScript only counts integers.
+ * as text with two decimals; counts and sums of quantities are SQL bigint (a sum of stock rows
+ * or ledger rows passes 2^31) and exact JavaScript numbers below 2^53.
  */
-import { stringify } from 'csv-stringify/sync';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../../db/client';
 import { usageRows } from '../usage-sql';
@@ -21,8 +21,9 @@ export interface ReportRange {
 }
 
 /**
- * A computed report: `facts` are short sentences with exact numbers (dollars with two decimals),
- * `columns` the CSV header and `rows` at most `limit` records, most important first.
+ * A computed report: `facts` are short markdown sentences with exact numbers (dollars with two
+ * decimals) in which every name is written by {@link mdText}; `columns` the CSV header and `rows`
+ * at most `limit` records, most important first, names as they are (the CSV neutralises them).
  */
 export interface ReportFacts {
   facts: string[];
@@ -64,9 +65,15 @@ export function namedUsage(tenantId: string, range: ReportRange): SQL {
     left join items i on i.tenant_id = ${tenantId} and i.id = us.item_id`;
 }
 
-/** CSV text: the header row, then the rows (RFC 4180 quoting). */
-export function toCsv(columns: string[], rows: (string | number)[][]): string {
-  return stringify([columns, ...rows]);
+/**
+ * A name of the tenant's (item, category, unit, garage) as markdown text that shows it literally
+ * (docs/decisions/012-report-injections.md): every ASCII punctuation character gets a backslash,
+ * which CommonMark (§2.4, backslash escapes) reads as that character and nothing else, so no
+ * link, image, emphasis, code, HTML or entity starts in a name; line breaks become spaces, so
+ * a name starts no block (heading, list, quote) either. Safe anywhere inside a line of text.
+ */
+export function mdText(name: string): string {
+  return name.replace(/\r\n|\r|\n/g, ' ').replace(/[!-/:-@[-`{-~]/g, '\\$&');
 }
 
 /** '$' before a dollar amount already printed with two decimals by SQL. */

@@ -7,7 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
 import { usageRows } from '../usage-sql';
-import { count, listed, LISTED, money, period, stockStatus, usd, type ReportBuilder } from './shared';
+import { count, listed, LISTED, mdText, money, period, stockStatus, usd, type ReportBuilder } from './shared';
 
 export const summaryReport: ReportBuilder = async (tx, tenantId, range) => {
   const status = stockStatus(sql`s.quantity`, sql`i.minimum_threshold`);
@@ -38,7 +38,7 @@ export const summaryReport: ReportBuilder = async (tx, tenantId, range) => {
     name: string; category: string; in_garages: number; in_units: number; low: number; critical: number; used: number; cost: string;
   }>(
     tx,
-    sql`select name, category, in_garages::int, in_units::int, low::int, critical::int, used::int, ${money(sql`cost`)} as cost
+    sql`select name, category, in_garages::bigint, in_units::bigint, low::int, critical::int, used::bigint, ${money(sql`cost`)} as cost
         from (${perItem}) p order by critical desc, low desc, p.cost desc, name, id limit ${range.limit}`,
   );
   const [totals] = await queryRows<{
@@ -48,16 +48,16 @@ export const summaryReport: ReportBuilder = async (tx, tenantId, range) => {
     sql`select count(*)::int as items,
           (select count(*) from garages where tenant_id = ${tenantId})::int as garages,
           (select count(*) from units where tenant_id = ${tenantId})::int as units,
-          coalesce(sum(in_garages), 0)::int as in_garages, coalesce(sum(in_units), 0)::int as in_units,
+          coalesce(sum(in_garages), 0)::bigint as in_garages, coalesce(sum(in_units), 0)::bigint as in_units,
           coalesce(sum(low), 0)::int as low, coalesce(sum(critical), 0)::int as critical,
           -- From the usage rows themselves: the ledger outlives deleted items, and the total includes them.
-          (select coalesce(sum(used), 0) from (${usage}) us)::int as used,
+          (select coalesce(sum(used), 0) from (${usage}) us)::bigint as used,
           (select ${money(sql`sum(cost)`)} from (${usage}) us) as cost
         from (${perItem}) p`,
   );
   const top = await queryRows<{ name: string; used: number; cost: string; n: number }>(
     tx,
-    sql`select name, used::int, ${money(sql`cost`)} as cost, count(*) over ()::int as n
+    sql`select name, used::bigint, ${money(sql`cost`)} as cost, count(*) over ()::int as n
         from (${perItem}) p where used > 0 order by p.cost desc, used desc, name limit ${LISTED}`,
   );
 
@@ -69,7 +69,7 @@ export const summaryReport: ReportBuilder = async (tx, tenantId, range) => {
     `In ${period(range)}: ${count(Number(t.used), 'item')} used, costing ${usd(t.cost)}.`,
   ];
   if (top.length > 0) {
-    const parts = top.map((r) => `${r.name} (${Number(r.used)} used, ${usd(r.cost)})`);
+    const parts = top.map((r) => `${mdText(r.name)} (${Number(r.used)} used, ${usd(r.cost)})`);
     facts.push(`Highest usage cost: ${listed(parts, Number(top[0]!.n))}.`);
   }
   return {

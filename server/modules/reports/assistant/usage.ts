@@ -6,7 +6,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
-import { count, listed, LISTED, money, namedUsage, period, usd, type ReportBuilder } from './shared';
+import { count, listed, LISTED, mdText, money, namedUsage, period, usd, type ReportBuilder } from './shared';
 
 export const usageReport: ReportBuilder = async (tx, tenantId, range) => {
   const usage = namedUsage(tenantId, range);
@@ -24,25 +24,25 @@ export const usageReport: ReportBuilder = async (tx, tenantId, range) => {
       from (select unit_id, item_id, day, sum(used) as used from usage group by 1, 2, 3) d
       order by unit_id, item_id, used desc, day
     )
-    select p.unit_name as unit, p.item_name as item, p.used::int as used, ${money(sql`p.cost`)} as cost, ${perDay(sql`p.used`)} as per_day,
-      to_char(b.day, 'YYYY-MM-DD') as busiest_day, b.used::int as busiest_used
+    select p.unit_name as unit, p.item_name as item, p.used::bigint as used, ${money(sql`p.cost`)} as cost, ${perDay(sql`p.used`)} as per_day,
+      to_char(b.day, 'YYYY-MM-DD') as busiest_day, b.used::bigint as busiest_used
     from per p join busiest b on b.unit_id = p.unit_id and b.item_id = p.item_id
     order by p.cost desc, p.used desc, p.unit_name, p.item_name limit ${range.limit}`,
   );
   const [t] = await queryRows<{ used: number; cost: string; units: number; per_day: string }>(
     tx,
-    sql`select coalesce(sum(used), 0)::int as used, ${money(sql`sum(cost)`)} as cost, count(distinct unit_id)::int as units,
+    sql`select coalesce(sum(used), 0)::bigint as used, ${money(sql`sum(cost)`)} as cost, count(distinct unit_id)::int as units,
           ${perDay(sql`coalesce(sum(used), 0)`)} as per_day
         from (${usage}) u`,
   );
   const [busiest] = await queryRows<{ day: string; used: number; cost: string }>(
     tx,
-    sql`select to_char(day, 'YYYY-MM-DD') as day, sum(used)::int as used, ${money(sql`sum(cost)`)} as cost
+    sql`select to_char(day, 'YYYY-MM-DD') as day, sum(used)::bigint as used, ${money(sql`sum(cost)`)} as cost
         from (${usage}) u group by u.day order by sum(used) desc, u.day limit 1`,
   );
   const units = await queryRows<{ unit: string; used: number; cost: string; n: number }>(
     tx,
-    sql`select unit_name as unit, sum(used)::int as used, ${money(sql`sum(cost)`)} as cost, count(*) over ()::int as n
+    sql`select unit_name as unit, sum(used)::bigint as used, ${money(sql`sum(cost)`)} as cost, count(*) over ()::int as n
         from (${usage}) u group by unit_id, unit_name order by sum(u.cost) desc, sum(u.used) desc, unit_name limit ${LISTED}`,
   );
 
@@ -55,7 +55,7 @@ export const usageReport: ReportBuilder = async (tx, tenantId, range) => {
     facts.push(
       `In ${period(range)}: ${count(Number(t!.used), 'item')} used at ${count(Number(t!.units), 'unit')}, costing ${usd(t!.cost)}; ${t!.per_day} used per day on average.`,
       `Busiest day: ${busiest.day} (UTC), ${Number(busiest.used)} used, ${usd(busiest.cost)}.`,
-      `By unit: ${listed(units.map((u) => `${u.unit} ${Number(u.used)} used (${usd(u.cost)})`), Number(units[0]!.n))}.`,
+      `By unit: ${listed(units.map((u) => `${mdText(u.unit)} ${Number(u.used)} used (${usd(u.cost)})`), Number(units[0]!.n))}.`,
     );
   }
   return {

@@ -11,7 +11,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
-import { count, listed, money, namedUsage, period, usd, type ReportBuilder } from './shared';
+import { count, listed, mdText, money, namedUsage, period, usd, type ReportBuilder } from './shared';
 
 /** A unit's use is far above the median when it exceeds FAR_FACTOR × median … */
 const FAR_FACTOR = 2;
@@ -64,17 +64,17 @@ export const wasteReport: ReportBuilder = async (tx, tenantId, range) => {
   type Row = { finding: Finding; location: string; item: string; quantity: number; median: string | null; value: string };
   const rows = await queryRows<Row>(
     tx,
-    sql`select finding, location, item, quantity::int, median::text, ${money(sql`value`)} as value
+    sql`select finding, location, item, quantity::bigint, median::text, ${money(sql`value`)} as value
         from (${all}) f order by rank, place limit ${range.limit}`,
   );
   const named = await queryRows<Row>(
     tx,
-    sql`select finding, location, item, quantity::int, median::text, ${money(sql`value`)} as value
+    sql`select finding, location, item, quantity::bigint, median::text, ${money(sql`value`)} as value
         from (${all}) f where place <= ${NAMED} order by rank, place`,
   );
   const totals = await queryRows<{ finding: Finding; n: number; quantity: number; value: string }>(
     tx,
-    sql`select finding, count(*)::int as n, sum(quantity)::int as quantity, ${money(sql`sum(value)`)} as value
+    sql`select finding, count(*)::int as n, sum(quantity)::bigint as quantity, ${money(sql`sum(value)`)} as value
         from (${all}) f group by finding`,
   );
 
@@ -88,19 +88,19 @@ export const wasteReport: ReportBuilder = async (tx, tenantId, range) => {
   const far = total('Far above median use');
   facts.push(
     far
-      ? `Use far above the median in ${period(range)}: ${entries('Far above median use', (r) => `${r.location} used ${r.quantity} ${r.item} (median ${r.median}, ${usd(r.value)})`)}.`
+      ? `Use far above the median in ${period(range)}: ${entries('Far above median use', (r) => `${mdText(r.location)} used ${r.quantity} ${mdText(r.item)} (median ${r.median}, ${usd(r.value)})`)}.`
       : `No unit used an item far above the median in ${period(range)}.`,
   );
   const lost = total('Lost in counts');
   facts.push(
     lost
-      ? `Stock lost in counts in the range (${count(Number(lost.quantity), 'item')}, ${usd(lost.value)} at the recorded cost): ${entries('Lost in counts', (r) => `${r.quantity} ${r.item} at ${r.location} (${usd(r.value)})`)}.`
+      ? `Stock lost in counts in the range (${count(Number(lost.quantity), 'item')}, ${usd(lost.value)} at the recorded cost): ${entries('Lost in counts', (r) => `${r.quantity} ${mdText(r.item)} at ${mdText(r.location)} (${usd(r.value)})`)}.`
       : 'No stock was found missing in counts in the range.',
   );
   const unused = total('Unused stock');
   facts.push(
     unused
-      ? `Items in stock with no use in the range (${count(Number(unused.n), 'item')}, ${Number(unused.quantity)} on hand, ${usd(unused.value)} at current cost): ${entries('Unused stock', (r) => `${r.item} ${r.quantity} (${usd(r.value)})`)}.`
+      ? `Items in stock with no use in the range (${count(Number(unused.n), 'item')}, ${Number(unused.quantity)} on hand, ${usd(unused.value)} at current cost): ${entries('Unused stock', (r) => `${mdText(r.item)} ${r.quantity} (${usd(r.value)})`)}.`
       : 'Every item in stock was used in the range.',
   );
   return {
