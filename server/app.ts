@@ -31,6 +31,7 @@ import { billingRoutes } from './modules/billing/routes';
 import { assertAccess } from './modules/billing/plans';
 import { dashboardRoutes } from './modules/dashboard/routes';
 import { garageRoutes } from './modules/garages/routes';
+import { healthRoutes } from './modules/health/routes';
 import { itemRoutes } from './modules/items/routes';
 import { onboardingRoutes } from './modules/onboarding/routes';
 import { assistantRoutes } from './modules/reports/assistant-routes';
@@ -112,7 +113,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
 
   app.addHook('onRequest', originGuard(opts.config.appUrl));
   app.addHook('onSend', forwardSessionCookies);
-  app.get('/api/health', async () => ({ ok: true }));
+  await app.register(healthRoutes, ctx);
   await app.register(authRoutes, { auth, appUrl: opts.config.appUrl, rateLimitPerMinute: opts.authRateLimitPerMinute ?? 30 });
   await app.register(sessionRoutes, ctx);
   await app.register(onboardingRoutes, ctx);
