@@ -10,6 +10,7 @@ import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { errorStatus, type ErrorBody, type ErrorCode } from '../../common/errors';
+import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, loggableError, RETRY_AFTER_SECONDS } from './db-errors';
 import { AppError } from './errors';
 
 function body(code: ErrorCode, message: string, issues?: ErrorBody['error']['issues']): ErrorBody {
@@ -43,7 +44,15 @@ export function installErrorHandler(app: FastifyInstance): void {
       // Malformed JSON, wrong content type and the like.
       return reply.status(400).send(body('VALIDATION', err.message));
     }
-    request.log.error({ err }, 'unhandled error');
+    if (isDatabaseUnavailable(err)) {
+      // Decision 010: an outage is answered like a busy server, not a bug; the pool reconnects by itself.
+      request.log.warn({ error: loggableError(err) }, 'database unavailable');
+      return reply
+        .status(errorStatus.UNAVAILABLE)
+        .header('retry-after', String(RETRY_AFTER_SECONDS))
+        .send(body('UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE));
+    }
+    request.log.error({ error: loggableError(err) }, 'unhandled error');
     return reply.status(errorStatus.INTERNAL).send(body('INTERNAL', 'Something went wrong. Please try again.'));
   });
 
