@@ -78,8 +78,8 @@ export async function getCostReport(tx: Tx, tenantId: string, q: CostQuery, now:
         sum(used) filter (where ${within(start, end)}) as period_used,
         sum(cents) filter (where ${within(weekStart, now)}) as week_cents,
         sum(cents) filter (where ${within(monthStart, now)}) as month_cents
-      -- Whole cents (unit_cost has two decimals): as exact as numeric, and bigint sums keep
-      -- small fixed-size states, so the planner hashes the three groupings in one pass instead
+      -- Whole cents (unit_cost has two decimals), numeric as the daily totals are (decision
+      -- 011): the planner still hashes the three groupings in one pass (MixedAggregate) instead
       -- of sorting the rows (100,000 for a large tenant's month) for one of them.
       from (${usageOfWindows(tenantId, { start, end }, { start: monthStart, end: now }, [start, end, weekStart, monthStart, now])}) usage
       group by grouping sets ((day), (unit_id), ())

@@ -269,5 +269,7 @@ describe.each(backends)('usage totals and reports at the largest values on %s', 
     const week = await api(t, s.cookie, 'GET', '/api/reports/costs?period=week');
     expect(week.statusCode).toBe(200);
     expect(week.json().total_items).toBe(4_010_000_000);
+    const summary = await api(t, s.cookie, 'POST', '/api/reports/assistant', { type: 'summary', days: 7 });
+    expect(summary.statusCode, summary.body.slice(0, 200)).toBe(200);
   });
 });
