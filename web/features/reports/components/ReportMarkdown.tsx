@@ -1,9 +1,12 @@
 /**
- * A report's text as formatted markdown (headings, lists, emphasis, links). Raw HTML in the text
- * is dropped rather than rendered, and link targets go through react-markdown's URL filter, so a
- * model's answer cannot inject markup or script links.
+ * A report's text as formatted markdown (headings, lists, emphasis). The text is untrusted: a
+ * language model writes the narrative, and the computed summary quotes names the tenant's users
+ * typed (docs/decisions/012-report-injections.md). So raw HTML is dropped rather than rendered,
+ * images are shown as their alt text (no request to any host), and a link stays a link only when
+ * it leads to this application's own origin; any other link is shown as its text.
  */
 import Markdown, { type Components } from 'react-markdown';
+import { sameOriginHref } from '../report-links';
 
 const components: Components = {
   h1: ({ children }) => <h3 className="text-lg font-semibold text-slate-900">{children}</h3>,
@@ -12,21 +15,33 @@ const components: Components = {
   p: ({ children }) => <p>{children}</p>,
   ul: ({ children }) => <ul className="flex list-disc flex-col gap-1 pl-5">{children}</ul>,
   ol: ({ children }) => <ol className="flex list-decimal flex-col gap-1 pl-5">{children}</ol>,
-  a: ({ href, children }) => (
-    <a href={href} target="_blank" rel="noopener noreferrer nofollow" className="font-medium text-blue-700 underline">
-      {children}
-    </a>
-  ),
+  // The URL transform below has removed every href that leaves the origin.
+  a: ({ href, children }) =>
+    href ? (
+      <a href={href} className="font-medium text-blue-700 underline">
+        {children}
+      </a>
+    ) : (
+      <>{children}</>
+    ),
+  img: ({ alt }) => <>{alt}</>,
   code: ({ children }) => <code className="rounded bg-slate-200 px-1 py-0.5 font-mono text-sm">{children}</code>,
   pre: ({ children }) => <pre className="overflow-x-auto rounded-lg bg-slate-200 p-3 text-sm">{children}</pre>,
   blockquote: ({ children }) => <blockquote className="border-l-4 border-slate-300 pl-3 text-slate-600">{children}</blockquote>,
 };
 
-/** Renders `text`. */
-export function ReportMarkdown({ text }: { text: string }) {
+/**
+ * Renders `text`; `origin` is the application's own (the page's, e.g. 'https://app.example'),
+ * the only one links may lead to.
+ */
+export function ReportMarkdown({ text, origin = window.location.origin }: { text: string; origin?: string }) {
   return (
     <div className="flex flex-col gap-2 text-base break-words">
-      <Markdown components={components} skipHtml>
+      <Markdown
+        components={components}
+        skipHtml
+        urlTransform={(url, key) => (key === 'href' ? sameOriginHref(url, origin) : null)}
+      >
         {text}
       </Markdown>
     </div>
