@@ -1,4 +1,8 @@
-/** Saves text the server produced as a CSV file through the browser's download, without a round trip. */
+/**
+ * Saves text the server produced as a CSV file through the browser's download, without a round
+ * trip. The server writes no cell a spreadsheet would run as a formula
+ * (docs/decisions/012-report-injections.md), so the bytes are kept as they are.
+ */
 
 /** Downloads `csv` exactly as given under `fileName`. */
 export function downloadCsv(csv: string, fileName: string): void {
