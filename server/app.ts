@@ -65,7 +65,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const app = Fastify({
     logger: opts.logger ?? false,
     bodyLimit: BODY_LIMIT,
-    trustProxy: false,
+    trustProxy: opts.config.trustProxy,
     // Answers Fastify and Node write themselves, in the standard error shape (decision 015).
     frameworkErrors: answerFrameworkError,
     clientErrorHandler: answerClientError,

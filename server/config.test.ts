@@ -24,4 +24,20 @@ describe('configuration', () => {
     expect(() => loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/x' })).toThrow(/APP_SECRET: is required/);
     expect(loadConfig({ DATABASE_URL: 'postgres://127.0.0.1/x', APP_SECRET: 'x'.repeat(32) }).databaseUrl).toBe('postgres://127.0.0.1/x');
   });
+
+  it('reads TRUST_PROXY as Fastify trustProxy: off by default, on, or proxy addresses', () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(false);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,loopback,fd00::/8' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '192.168.0.0/16',
+      'loopback',
+      'fd00::/8',
+    ]);
+    for (const bad of ['yes', '2', '10.0.0.300', '10.0.0.0/33', 'proxy.example']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad }), bad).toThrow(/TRUST_PROXY: must be false, true or proxy addresses/);
+    }
+  });
 });

@@ -2,10 +2,48 @@
  * Configuration: the only reader of process.env (DESIGN.md §1). Every variable is validated at
  * boot; a bad value stops the boot with a message naming every bad variable.
  */
+import { isIP } from 'node:net';
 import { z } from 'zod';
 
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
 const optionalText = z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).optional());
+
+/** proxy-addr's names for address ranges, accepted in a TRUST_PROXY list. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** True for an IP address, an address/prefix (CIDR) or one of PROXY_RANGE_NAMES. */
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address = '', prefix, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  return prefix === undefined || (/^\d+$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128));
+}
+
+/**
+ * TRUST_PROXY: which peers may set the client address through X-Forwarded-For (Fastify's
+ * `trustProxy`). `false` (default): none, the client is the socket's peer; `true`: any peer (only
+ * when nothing but the proxy can reach the server); otherwise a comma-separated list of proxy
+ * addresses, CIDR ranges or loopback/linklocal/uniquelocal. No hop count: Fastify 5 ignores
+ * X-Forwarded-For under a bare hop count, since it cannot tell a proxy from a client.
+ */
+const trustProxy = z.preprocess(
+  (v) => (v === undefined || v === '' ? 'false' : v),
+  z
+    .string()
+    .transform((v) => v.trim())
+    .transform((v, ctx): boolean | string[] => {
+      if (v === 'false') return false;
+      if (v === 'true') return true;
+      const entries = v.split(',').map((e) => e.trim());
+      const bad = entries.filter((e) => !isProxyAddress(e));
+      if (bad.length > 0) {
+        ctx.addIssue({ code: 'custom', message: `must be false, true or proxy addresses/CIDR ranges (not ${bad.join(', ')})` });
+        return z.NEVER;
+      }
+      return entries;
+    }),
+);
 
 /** The official SDK's own default, written out so the SDK never reads process.env itself. */
 const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -17,6 +55,7 @@ const schema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
+    TRUST_PROXY: trustProxy,
     /** Public origin used in email links and as the trusted origin; defaults to http://localhost:PORT. */
     APP_URL: optionalUrl,
     DATA_DIR: z.string().min(1).default('./data'),
@@ -63,6 +102,11 @@ const schema = z
 export interface Config {
   port: number;
   host: string;
+  /**
+   * Fastify's `trustProxy`: which peers' X-Forwarded-For gives the client address (`request.ip`,
+   * the key of the auth rate limit). false: none, the socket's peer is the client.
+   */
+  trustProxy: boolean | string[];
   appUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
@@ -106,6 +150,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return {
     port: c.PORT,
     host: c.HOST,
+    trustProxy: c.TRUST_PROXY,
     appUrl: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
     dataDir: c.DATA_DIR,
     databaseUrl: c.DATABASE_URL,

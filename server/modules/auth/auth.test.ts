@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { SESSION_COOKIE_CACHE_SECONDS } from './auth';
-import { api, APP_URL, backends, confirmEmail, createTestApp, signIn, type TestApp } from '../../test/harness';
+import { sql } from 'drizzle-orm';
+import { PASSWORD_MESSAGES } from '../../../common/contracts/password';
+import { queryRows } from '../../db/client';
+import { CONFIRMATION_EMAILS_PER_WINDOW, SESSION_COOKIE_CACHE_SECONDS, UNCONFIRMED_ACCOUNT_HOURS } from './auth';
+import { authErrorBody } from './routes';
+import { api, APP_URL, backends, confirmEmail, createTestApp, signIn, TEST_PASSWORD, type TestApp } from '../../test/harness';
 
 const headers = { 'content-type': 'application/json', origin: APP_URL };
 
@@ -11,24 +15,40 @@ describe.each(backends)('accounts on %s', (backend) => {
   });
   afterAll(() => t.close());
 
-  const signUp = (email: string, password: string) =>
+  const signUp = (email: string, password = TEST_PASSWORD) =>
     t.app.inject({ method: 'POST', url: '/api/auth/sign-up/email', headers, payload: { email, password, name: email } });
+  const signInAttempt = (email: string, password = TEST_PASSWORD) =>
+    t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers, payload: { email, password } });
 
-  it('refuses a password shorter than 6 characters', async () => {
-    const res = await signUp('short@example.com', '12345');
-    expect(res.statusCode).toBe(400);
-    expect(res.json().message).toMatch(/password/i);
+  it('refuses a short, a blank and a common password with clear messages, in the standard body', async () => {
+    const cases: [string, string, string][] = [
+      ['12345', 'PASSWORD_TOO_SHORT', PASSWORD_MESSAGES.tooShort],
+      ['      ', 'PASSWORD_BLANK', PASSWORD_MESSAGES.blank],
+      ['\t \n   ', 'PASSWORD_BLANK', PASSWORD_MESSAGES.blank],
+      ['123456', 'PASSWORD_TOO_COMMON', PASSWORD_MESSAGES.tooCommon],
+      ['password', 'PASSWORD_TOO_COMMON', PASSWORD_MESSAGES.tooCommon],
+      ['Password', 'PASSWORD_TOO_COMMON', PASSWORD_MESSAGES.tooCommon],
+      ['qwerty123', 'PASSWORD_TOO_COMMON', PASSWORD_MESSAGES.tooCommon],
+    ];
+    for (const [password, code, message] of cases) {
+      const res = await signUp('weak@example.com', password);
+      expect(res.statusCode, JSON.stringify(password)).toBe(400);
+      expect(res.json()).toEqual({ error: { code, message } });
+    }
+    expect(PASSWORD_MESSAGES.tooShort).toBe('Password must be at least 6 characters');
+    // Nothing was created: the address is still free.
+    expect((await signUp('weak@example.com')).statusCode).toBe(200);
   });
 
   it('requires email confirmation before sign-in, then signs in and out', async () => {
     const email = 'owner@example.com';
-    expect((await signUp(email, 'secret123')).statusCode).toBe(200);
+    expect((await signUp(email)).statusCode).toBe(200);
     expect(t.mail.at(-1)).toMatchObject({ to: email });
     expect(t.mail.at(-1)!.text).toContain(`${APP_URL}/api/auth/verify-email?token=`);
 
-    const early = await t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers, payload: { email, password: 'secret123' } });
+    const early = await signInAttempt(email);
     expect(early.statusCode).toBe(403);
-    expect(early.json().code).toBe('EMAIL_NOT_VERIFIED');
+    expect(early.json()).toEqual({ error: { code: 'EMAIL_NOT_VERIFIED', message: 'Email not verified' } });
 
     await confirmEmail(t, email);
     const cookie = await signIn(t, email);
@@ -41,21 +61,19 @@ describe.each(backends)('accounts on %s', (backend) => {
     // The browser drops both cookies: the session token and its signed cache copy.
     const cleared = out.cookies.filter((c) => c.maxAge === 0).map((c) => c.name);
     expect(cleared).toEqual(expect.arrayContaining(['better-auth.session_token', 'better-auth.session_data']));
-    // The session itself is gone on the server (a replayed cache copy is trusted for at most
-    // SESSION_COOKIE_CACHE_SECONDS: decision 006).
+    // The session row is gone, so neither the bare token nor the whole header with its still
+    // valid signed copy is accepted any more (decision 014).
     const tokenOnly = cookie.split('; ').filter((c) => c.startsWith('better-auth.session_token=')).join('; ');
-    const after = await api(t, tokenOnly, 'GET', '/api/me');
-    expect(after.statusCode).toBe(401);
-    expect(after.json()).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'No authenticated user' } });
-    // The whole signed-out Cookie header, copy included, is refused at once too (decision 008),
-    // where the copy alone would have been trusted until it expires.
-    const replay = await api(t, cookie, 'GET', '/api/me');
-    expect(replay.statusCode).toBe(401);
+    for (const replay of [tokenOnly, cookie]) {
+      const after = await api(t, replay, 'GET', '/api/me');
+      expect(after.statusCode).toBe(401);
+      expect(after.json()).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'No authenticated user' } });
+    }
   });
 
   it('renews the signed session copy once it is older than the cache period', async () => {
     const email = 'renew@example.com';
-    expect((await signUp(email, 'secret123')).statusCode).toBe(200);
+    expect((await signUp(email)).statusCode).toBe(200);
     await confirmEmail(t, email);
     const cookie = await signIn(t, email);
     const fresh = await api(t, cookie, 'GET', '/api/me');
@@ -73,21 +91,63 @@ describe.each(backends)('accounts on %s', (backend) => {
   });
 
   it('refuses a second account with the same email', async () => {
-    await signUp('twice@example.com', 'secret123');
-    const again = await signUp('twice@example.com', 'secret123');
+    await signUp('twice@example.com');
+    const again = await signUp('twice@example.com');
     expect(again.statusCode).toBe(422);
-    expect(again.json().code).toMatch(/^USER_ALREADY_EXISTS/);
+    expect(again.json()).toEqual({ error: { code: 'USER_ALREADY_EXISTS', message: 'User already registered' } });
   });
 
   it('rejects a wrong password with the server message', async () => {
-    const res = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/sign-in/email',
-      headers,
-      payload: { email: 'owner@example.com', password: 'wrong-password' },
-    });
+    const res = await signInAttempt('owner@example.com', 'wrong-password');
     expect(res.statusCode).toBe(401);
-    expect(res.json().message).toBe('Invalid email or password');
+    expect(res.json()).toEqual({ error: { code: 'INVALID_EMAIL_OR_PASSWORD', message: 'Invalid email or password' } });
+  });
+
+  it('answers every auth error in the standard body', async () => {
+    const unknown = await t.app.inject({ method: 'GET', url: '/api/auth/no-such-endpoint' });
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Not found' } });
+    const invalid = await t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers, payload: { email: 'x@example.com' } });
+    expect(invalid.statusCode).toBe(400);
+    expect(invalid.json().error).toMatchObject({ code: 'VALIDATION_ERROR', message: expect.stringContaining('password') });
+    const badLink = await t.app.inject({ method: 'GET', url: '/api/auth/verify-email?token=forged' });
+    expect(badLink.statusCode).toBe(401);
+    expect(badLink.json()).toEqual({ error: { code: 'INVALID_TOKEN', message: 'Invalid token' } });
+  });
+
+  it('sends at most the limit of confirmation emails to an address, however often it signs in', async () => {
+    const email = 'unconfirmed@example.com';
+    expect((await signUp(email)).statusCode).toBe(200);
+    for (let i = 0; i < 10; i++) expect((await signInAttempt(email)).statusCode).toBe(403);
+    expect(t.mail.filter((m) => m.to === email)).toHaveLength(CONFIRMATION_EMAILS_PER_WINDOW);
+    // The limit is per address: another address still gets its email.
+    expect((await signUp('other-unconfirmed@example.com')).statusCode).toBe(200);
+    expect(t.mail.filter((m) => m.to === 'other-unconfirmed@example.com')).toHaveLength(1);
+  });
+
+  it('lets the owner of an address take over a sign-up nobody confirmed in time', async () => {
+    const email = 'squatted@example.com';
+    expect((await signUp(email, 'squatter-pass-1')).statusCode).toBe(200);
+    // Still within the confirmation period: the address is taken.
+    expect((await signUp(email, 'owner-pass-2024')).statusCode).toBe(422);
+    const backdated = new Date(Date.now() - (UNCONFIRMED_ACCOUNT_HOURS * 60 + 1) * 60 * 1000);
+    await queryRows(t.database.db, sql`update users set created_at = ${backdated.toISOString()}::timestamptz where email = ${email}`);
+    const takeover = await signUp(email, 'owner-pass-2024');
+    expect(takeover.statusCode).toBe(200);
+    const accounts = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from users where email = ${email}`);
+    expect(accounts).toEqual([{ n: 1 }]);
+    await confirmEmail(t, email);
+    expect((await signInAttempt(email, 'squatter-pass-1')).statusCode).toBe(401);
+    expect((await signInAttempt(email, 'owner-pass-2024')).statusCode).toBe(200);
+  });
+
+  it('never takes over a confirmed account, however old', async () => {
+    const email = 'confirmed-old@example.com';
+    expect((await signUp(email)).statusCode).toBe(200);
+    await confirmEmail(t, email);
+    await queryRows(t.database.db, sql`update users set created_at = now() - interval '400 days' where email = ${email}`);
+    expect((await signUp(email, 'someone-else-2024')).statusCode).toBe(422);
+    expect((await signInAttempt(email)).statusCode).toBe(200);
   });
 });
 
@@ -110,6 +170,66 @@ describe('auth rate limit', () => {
       await t.close();
     }
   });
+
+  /** Two sign-in attempts from a proxy (the socket peer 127.0.0.1) on behalf of two clients, then one more from the second. */
+  async function proxiedAttempts(t: TestApp): Promise<number[]> {
+    const codes: number[] = [];
+    for (const client of ['203.0.113.7', '203.0.113.7', '198.51.100.9']) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/sign-in/email',
+        remoteAddress: '127.0.0.1',
+        headers: { ...headers, 'x-forwarded-for': client },
+        payload: { email: 'nobody@example.com', password: 'whatever1' },
+      });
+      codes.push(res.statusCode);
+    }
+    return codes;
+  }
+
+  it('keys the limit by the socket address unless TRUST_PROXY names the proxy', async () => {
+    const direct = await createTestApp('pglite', { authRateLimitPerMinute: 2 });
+    try {
+      // X-Forwarded-For is ignored: every client behind the proxy shares its bucket.
+      expect(await proxiedAttempts(direct)).toEqual([401, 401, 429]);
+    } finally {
+      await direct.close();
+    }
+    for (const trust of ['true', '127.0.0.1', 'loopback']) {
+      const proxied = await createTestApp('pglite', { authRateLimitPerMinute: 2, env: { TRUST_PROXY: trust } });
+      try {
+        expect(await proxiedAttempts(proxied), trust).toEqual([401, 401, 401]);
+      } finally {
+        await proxied.close();
+      }
+    }
+  });
+
+  it('records the client address TRUST_PROXY gives on the session', async () => {
+    for (const [trust, expected] of [
+      ['false', '127.0.0.1'],
+      ['loopback', '203.0.113.7'],
+    ] as const) {
+      const t = await createTestApp('pglite', { env: { TRUST_PROXY: trust } });
+      try {
+        const email = `ip-${trust}@example.com`;
+        await t.app.inject({ method: 'POST', url: '/api/auth/sign-up/email', headers, payload: { email, password: TEST_PASSWORD, name: email } });
+        await confirmEmail(t, email);
+        const res = await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/sign-in/email',
+          remoteAddress: '127.0.0.1',
+          headers: { ...headers, 'x-forwarded-for': '203.0.113.7' },
+          payload: { email, password: TEST_PASSWORD },
+        });
+        expect(res.statusCode).toBe(200);
+        const rows = await queryRows<{ ip: string }>(t.database.db, sql`select ip_address as ip from sessions`);
+        expect(rows, trust).toEqual([{ ip: expected }]);
+      } finally {
+        await t.close();
+      }
+    }
+  });
 });
 
 describe('confirmation links', () => {
@@ -117,8 +237,8 @@ describe('confirmation links', () => {
     const t = await createTestApp('pglite');
     try {
       const email = 'late@example.com';
-      await t.app.inject({ method: 'POST', url: '/api/auth/sign-up/email', headers, payload: { email, password: 'secret123', name: email } });
-      await t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers, payload: { email, password: 'secret123' } });
+      await t.app.inject({ method: 'POST', url: '/api/auth/sign-up/email', headers, payload: { email, password: TEST_PASSWORD, name: email } });
+      await t.app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers, payload: { email, password: TEST_PASSWORD } });
       const links = t.mail.filter((m) => m.to === email).map((m) => new URL(m.text.match(/https?:\/\/\S+/)![0]));
       expect(links).toHaveLength(2);
       for (const link of links) expect(link.searchParams.get('callbackURL')).toBe('/login?verified=1');
@@ -127,5 +247,16 @@ describe('confirmation links', () => {
     } finally {
       await t.close();
     }
+  });
+});
+
+describe('authErrorBody', () => {
+  it('gives a null or empty better-auth error body the code and message of its status, and hides 5xx words', () => {
+    expect(authErrorBody(401, 'null')).toEqual({ error: { code: 'UNAUTHENTICATED', message: 'No authenticated user' } });
+    expect(authErrorBody(403, '')).toEqual({ error: { code: 'FORBIDDEN', message: 'Not allowed' } });
+    expect(authErrorBody(500, '{"code":"FAILED_TO_CREATE_USER","message":"duplicate key value violates unique constraint"}')).toEqual({
+      error: { code: 'INTERNAL', message: 'Something went wrong. Please try again.' },
+    });
+    expect(authErrorBody(400, '{"code":"INVALID_EMAIL","message":"Invalid email"}')).toEqual({ error: { code: 'INVALID_EMAIL', message: 'Invalid email' } });
   });
 });

@@ -1,20 +1,47 @@
 /**
  * Accounts with better-auth: email + password with required email confirmation, sessions in
- * cookies, and the organization plugin whose organizations are our tenants (DESIGN.md §3).
+ * cookies, and the organization plugin whose organizations are our tenants (decision 001).
  * Tenants are created by onboarding (with their trial), never by the plugin's own endpoint.
- * Sign-up rules: SPEC.md §5 (password at least 6 characters).
+ * Sign-up rules (decisions 002 and 014): a new password passes `passwordProblem`; a taken email
+ * is refused, unless its account was never confirmed and is older than
+ * UNCONFIRMED_ACCOUNT_HOURS, in which case the new sign-up replaces it; confirmation emails are
+ * limited per address.
  */
 import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { organization } from 'better-auth/plugins';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Db } from '../../db/client';
 import { schema } from '../../db/schema';
 import type { Mailer } from '../../integrations/mail';
 import { trustedOrigins } from '../../lib/origin-guard';
+import { PASSWORD_MIN_LENGTH } from '../../../common/contracts/password';
+import { passwordProblem } from './password';
 
-/** How long a signed session copy in the `session_data` cookie is trusted without a query (seconds). */
+/**
+ * How long better-auth trusts a signed session copy in the `session_data` cookie without reading
+ * the session (seconds); API routes check the session row on every request all the same (decision 014).
+ */
 export const SESSION_COOKIE_CACHE_SECONDS = 60;
+
+/**
+ * Hours a confirmation link stays valid, and after which an account never confirmed may be taken
+ * over by a new sign-up for its email (its links have all expired by then, so none of them can
+ * confirm the new account).
+ */
+export const UNCONFIRMED_ACCOUNT_HOURS = 24;
+
+/** Confirmation emails sent to one address per CONFIRMATION_EMAIL_WINDOW_SECONDS, whatever asks for them. */
+export const CONFIRMATION_EMAILS_PER_WINDOW = 3;
+export const CONFIRMATION_EMAIL_WINDOW_SECONDS = 60 * 60;
+
+/** Endpoints that set a password, and the body field that carries the new one. */
+const NEW_PASSWORD_FIELDS: Record<string, string> = {
+  '/sign-up/email': 'password',
+  '/change-password': 'newPassword',
+  '/reset-password': 'newPassword',
+};
 
 export interface AuthOptions {
   db: Db;
@@ -34,6 +61,8 @@ function withSignInCallback(link: string): string {
 
 /** Builds the better-auth instance mounted at /api/auth. */
 export function createAuth({ db, secret, appUrl, mailer }: AuthOptions) {
+  // Per server process, like the per-IP auth rate limit (decision 014).
+  const confirmationEmails = new RateLimiterMemory({ points: CONFIRMATION_EMAILS_PER_WINDOW, duration: CONFIRMATION_EMAIL_WINDOW_SECONDS });
   return betterAuth({
     appName: 'Inventory Manager',
     baseURL: appUrl,
@@ -58,7 +87,7 @@ export function createAuth({ db, secret, appUrl, mailer }: AuthOptions) {
     rateLimit: { enabled: false },
     emailAndPassword: {
       enabled: true,
-      minPasswordLength: 6,
+      minPasswordLength: PASSWORD_MIN_LENGTH,
       requireEmailVerification: true,
       autoSignIn: false,
     },
@@ -66,8 +95,15 @@ export function createAuth({ db, secret, appUrl, mailer }: AuthOptions) {
       sendOnSignUp: true,
       sendOnSignIn: true,
       autoSignInAfterVerification: false,
-      expiresIn: 60 * 60 * 24,
+      expiresIn: UNCONFIRMED_ACCOUNT_HOURS * 60 * 60,
       async sendVerificationEmail({ user, url: link }) {
+        // Sign-up, every unconfirmed sign-in and the resend endpoint all come here: past the
+        // limit nothing is sent (the answer is unchanged), so nobody can flood an inbox.
+        const allowed = await confirmationEmails.consume(user.email.toLowerCase()).then(
+          () => true,
+          () => false,
+        );
+        if (!allowed) return;
         // Links resent on an unconfirmed sign-in carry no callback; they too land on sign-in.
         const url = withSignInCallback(link);
         await mailer.send({
@@ -79,25 +115,32 @@ export function createAuth({ db, secret, appUrl, mailer }: AuthOptions) {
       },
     },
     hooks: {
-      // better-auth answers a sign-up for a taken email with a fake success once email
-      // confirmation is on; SPEC.md §5 has the product say 'An account with this email already
-      // exists' instead, so the duplicate is refused up front (the auth rate limit bounds probing).
       before: createAuthMiddleware(async (ctx) => {
+        const body = ctx.body as Record<string, unknown> | undefined;
+        const passwordField = NEW_PASSWORD_FIELDS[ctx.path];
+        const problem = passwordField ? passwordProblem(body?.[passwordField]) : null;
+        if (problem) throw new APIError('BAD_REQUEST', problem);
         if (ctx.path !== '/sign-up/email') return;
-        const email = String((ctx.body as { email?: unknown } | undefined)?.email ?? '').toLowerCase();
-        if (email && (await ctx.context.internalAdapter.findUserByEmail(email))) {
-          throw new APIError('UNPROCESSABLE_ENTITY', {
-            code: 'USER_ALREADY_EXISTS',
-            message: 'User already registered',
-          });
+        // better-auth answers a sign-up for a taken email with a fake success once email
+        // confirmation is on; the product says the account exists instead (decision 002; the
+        // auth rate limit bounds probing). An account nobody confirmed in time is not taken:
+        // it goes, and this sign-up creates the address's account anew.
+        const email = String(body?.email ?? '').toLowerCase();
+        const existing = email ? await ctx.context.internalAdapter.findUserByEmail(email) : null;
+        if (!existing) return;
+        const { user } = existing;
+        if (!user.emailVerified && user.createdAt.getTime() <= Date.now() - UNCONFIRMED_ACCOUNT_HOURS * 60 * 60 * 1000) {
+          await ctx.context.internalAdapter.deleteUser(user.id);
+          return;
         }
+        throw new APIError('UNPROCESSABLE_ENTITY', { code: 'USER_ALREADY_EXISTS', message: 'User already registered' });
       }),
     },
     session: {
       expiresIn: 60 * 60 * 24 * 7,
       updateAge: 60 * 60 * 24,
-      // A signed copy of the session in a cookie spares two queries per request; a session
-      // revoked elsewhere stays usable for at most this long (docs/decisions/006-session-cookie-cache.md).
+      // A signed copy of the session in a cookie spares better-auth two queries per request
+      // (decision 006); API routes still check the session row (decision 014).
       cookieCache: { enabled: true, maxAge: SESSION_COOKIE_CACHE_SECONDS },
     },
     plugins: [organization({ allowUserToCreateOrganization: false })],

@@ -4,19 +4,19 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from 'react-router';
 import toast from 'react-hot-toast';
 import { z } from 'zod';
+import { newPassword } from '../../../common/contracts/password';
 import { Button } from '../../components/ui/Button';
 import { TextField } from '../../components/ui/TextField';
 import { useSignUp } from './api/sign-up';
 import { signUpErrorMessage } from './auth-messages';
 import { AuthCard } from './components/AuthCard';
 
-const PASSWORD_MIN_LENGTH = 6;
-
-// Email presence and format are left to the browser (required, type=email).
+// Email presence and format are left to the browser (required, type=email). The password rule is
+// the server's; only its common-password check is left to the server (its message is shown).
 const signUpForm = z
   .object({
     email: z.string().trim(),
-    password: z.string().min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters`),
+    password: newPassword,
     confirmPassword: z.string(),
   })
   .refine((form) => form.password === form.confirmPassword, {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { PASSWORD_MESSAGES } from '../../../common/contracts/password';
 import { AuthRequestError } from './api/auth-request-error';
 import { isEmailNotVerified, signInErrorMessage, signUpErrorMessage } from './auth-messages';
 
@@ -14,6 +15,8 @@ describe('sign-up failure texts (SPEC.md §5)', () => {
 
   it('shows a password problem in the server\'s words, anything else generically', () => {
     expect(signUpErrorMessage(new AuthRequestError('PASSWORD_TOO_SHORT', 'Password too short', 400))).toBe('Password too short');
+    expect(signUpErrorMessage(new AuthRequestError('PASSWORD_TOO_COMMON', PASSWORD_MESSAGES.tooCommon, 400))).toBe(PASSWORD_MESSAGES.tooCommon);
+    expect(signUpErrorMessage(new AuthRequestError('PASSWORD_BLANK', PASSWORD_MESSAGES.blank, 400))).toBe(PASSWORD_MESSAGES.blank);
     expect(signUpErrorMessage(new AuthRequestError('NETWORK_ERROR', 'Network error', 0))).toBe(
       'Failed to create account. Please try again.',
     );

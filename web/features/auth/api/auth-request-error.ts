@@ -1,6 +1,7 @@
 /**
- * AuthRequestError: a failed call to the better-auth endpoints, with better-auth's own error code
- * (e.g. EMAIL_NOT_VERIFIED, USER_ALREADY_EXISTS) and message.
+ * AuthRequestError: a failed call to the /api/auth endpoints, with the code (e.g.
+ * EMAIL_NOT_VERIFIED, USER_ALREADY_EXISTS, PASSWORD_TOO_COMMON) and message of the standard error
+ * body `{ error: { code, message } }` the server answers.
  */
 export class AuthRequestError extends Error {
   /** better-auth's error code; NETWORK_ERROR when no answer arrived. */
@@ -16,8 +17,9 @@ export class AuthRequestError extends Error {
   }
 }
 
+/** The auth client's result: on failure, the parsed error body plus the HTTP status. */
 interface AuthClientResult {
-  error: { code?: string; message?: string; status: number; statusText: string } | null;
+  error: { error?: { code?: string; message?: string }; status: number; statusText: string } | null;
 }
 
 /**
@@ -32,5 +34,5 @@ export async function runAuthCall(call: () => Promise<AuthClientResult>): Promis
     throw new AuthRequestError('NETWORK_ERROR', 'Network error. Please check your connection and try again.', 0);
   }
   const { error } = result;
-  if (error) throw new AuthRequestError(error.code, error.message || error.statusText, error.status);
+  if (error) throw new AuthRequestError(error.error?.code, error.error?.message || error.statusText, error.status);
 }
