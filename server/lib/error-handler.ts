@@ -11,6 +11,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { errorStatus, type ErrorBody, type ErrorCode } from '../../common/errors';
 import { DATABASE_UNAVAILABLE_MESSAGE, isDatabaseUnavailable, loggableError, RETRY_AFTER_SECONDS } from './db-errors';
+import { constraintError } from './constraint-errors';
 import { AppError } from './errors';
 
 function body(code: ErrorCode, message: string, issues?: ErrorBody['error']['issues']): ErrorBody {
@@ -21,8 +22,12 @@ function body(code: ErrorCode, message: string, issues?: ErrorBody['error']['iss
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((err: FastifyError, request, reply) => {
     if (err instanceof AppError) {
+      // A write that kept losing its race (db/tenant-tx.ts) is worth retrying almost at once.
+      if (err.code === 'UNAVAILABLE' && !reply.hasHeader('retry-after')) reply.header('retry-after', '1');
       return reply.status(err.status).send(body(err.code, err.message, err.issues));
     }
+    const constraint = constraintError(err);
+    if (constraint) return reply.status(constraint.status).send(body(constraint.code, constraint.message));
     if (hasZodFastifySchemaValidationErrors(err) && err.validationContext === 'params') {
       // A malformed id is answered exactly like an unknown one.
       return reply.status(404).send(body('NOT_FOUND', 'Not found'));

@@ -91,17 +91,18 @@ export async function deleteItem(db: Db, who: TenantIdentity, id: string): Promi
       .for('update');
     if (!found) throw notFound('Item');
     await assertNotLastRecord(tx, who.tenantId, 'items');
-    const [stock] = await queryRows<{ total: number; places: number }>(
+    const [stock] = await queryRows<{ total: string | number; places: number }>(
       tx,
-      sql`select coalesce(sum(quantity), 0)::int as total, count(*)::int as places from (
+      sql`select coalesce(sum(quantity), 0)::bigint as total, count(*)::int as places from (
             select quantity from garage_inventory where tenant_id = ${who.tenantId} and item_id = ${id} and quantity > 0
             union all
             select quantity from unit_inventory where tenant_id = ${who.tenantId} and item_id = ${id} and quantity > 0) s`,
     );
-    if (stock!.total > 0) {
+    const total = Number(stock!.total);
+    if (total > 0) {
       throw new AppError(
         'CONFLICT',
-        `This item still has ${stock!.total} in stock in ${stock!.places} location${stock!.places === 1 ? '' : 's'}. Set its stock to 0 before deleting it.`,
+        `This item still has ${total} in stock in ${stock!.places} location${stock!.places === 1 ? '' : 's'}. Set its stock to 0 before deleting it.`,
       );
     }
     await tx.delete(items).where(and(eq(items.tenantId, who.tenantId), eq(items.id, id)));

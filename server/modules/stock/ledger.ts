@@ -37,6 +37,9 @@ function tableOf(location: Location) {
 
 /**
  * Creates the stock row of `itemId` at `location` with quantity 0 if it does not exist yet.
+ * An existing row is looked for first because an INSERT fires the row's BEFORE INSERT trigger,
+ * which takes a key-share lock on the item, even when ON CONFLICT then inserts nothing: taken
+ * before the stock row's own lock, that would invert the lock order (the item comes last).
  * @returns true when this call created it (a concurrent creator's row makes it wait, then false).
  */
 export async function ensureStockRow(tx: Tx, tenantId: string, location: Location, itemId: string): Promise<boolean> {
@@ -44,7 +47,9 @@ export async function ensureStockRow(tx: Tx, tenantId: string, location: Locatio
   const created = await queryRows(
     tx,
     sql`
-    insert into ${table} (tenant_id, ${column}, item_id, quantity) values (${tenantId}, ${location.id}, ${itemId}, 0)
+    insert into ${table} (tenant_id, ${column}, item_id, quantity)
+    select ${tenantId}, ${location.id}, ${itemId}, 0
+    where not exists (select 1 from ${table} where tenant_id = ${tenantId} and ${column} = ${location.id} and item_id = ${itemId})
     on conflict (tenant_id, ${column}, item_id) do nothing
     returning id`,
   );
@@ -254,21 +259,34 @@ export type RestockOutcome =
 /**
  * Transfers of 1 from each unit's garage to the unit (DESIGN.md §4 `restock`), for presses of
  * one tenant taken in order, written by one statement: per transfer two ledger rows sharing a
- * transfer id, -1 at the garage and +1 at the unit. The garage rows concerned are locked first
- * (in key order, so concurrent batches cannot deadlock on them) and each gives what it holds to
- * the earliest presses, never going below zero; the later presses are `garage_short`. A unit's
+ * transfer id, -1 at the garage and +1 at the unit. Each garage row gives what it holds to the
+ * earliest presses, never going below zero; the later presses are `garage_short`. A unit's
  * row then grows by its accepted presses. Each outcome's quantities are those right after its
  * own press, as if the presses had run one by one in order.
  *
- * The unit stock rows are locked first, by their own statement (lockUnitStockRows): a row deleted
- * by a concurrent transaction is then either still ours to change, or already gone and its
- * presses answered `no_stock_row` — never a garage decrement and ledger rows for a unit row that
- * the statement could not update.
+ * The units, their stock rows and then the garage rows are locked first, each by its own
+ * statement and in key order (the lock order): a unit row deleted by a concurrent transaction is then either still
+ * ours to change, or already gone and its presses answered `no_stock_row` — never a garage
+ * decrement and ledger rows for a unit row that the statement could not update.
  * @returns one outcome per press, in the presses' order.
  */
 export async function restockPresses(tx: Tx, tenantId: string, presses: RestockPress[]): Promise<RestockOutcome[]> {
-  await lockUnitStockRows(tx, tenantId, presses);
   const list = (values: string[]) => `{${values.join(',')}}`;
+  // Units FOR SHARE: their garage cannot change before the presses take from it.
+  await tx.execute(
+    sql`select 1 from units where tenant_id = ${tenantId} and id = any(${list(presses.map((p) => p.unitId))}::uuid[]) order by id for share`,
+  );
+  await lockUnitStockRows(tx, tenantId, presses);
+  // Then the garage rows they take from, also by their own statement: the writing statement below
+  // starts after every row it changes is ours, so it reads their latest quantities and nothing
+  // changes them under it.
+  await tx.execute(sql`
+    select 1 from garage_inventory g
+    join units u on u.tenant_id = g.tenant_id and u.garage_id = g.garage_id
+    where g.tenant_id = ${tenantId}
+      and (u.id, g.item_id) in (select * from unnest(${list(presses.map((p) => p.unitId))}::uuid[], ${list(presses.map((p) => p.itemId))}::uuid[]))
+    order by g.garage_id, g.item_id
+    for update of g`);
   const rows = await queryRows<{
     ord: number; has_row: boolean; garage_id: string | null; threshold: number | null; garage_after: number | null; unit_after: number | null;
   }>(
@@ -289,8 +307,6 @@ export async function restockPresses(tx: Tx, tenantId: string, presses: RestockP
       select g.garage_id, g.item_id, g.quantity
       from garage_inventory g join demand d on d.garage_id = g.garage_id and d.item_id = g.item_id
       where g.tenant_id = ${tenantId}
-      order by g.garage_id, g.item_id
-      for update of g
     ), taken as (
       update garage_inventory g set quantity = g.quantity - least(l.quantity, d.n), updated_at = now()
       from locked l join demand d on d.garage_id = l.garage_id and d.item_id = l.item_id
