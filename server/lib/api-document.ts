@@ -88,13 +88,18 @@ type Operation = {
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'] as const;
 
-/** The error codes an operation can answer: those its shape implies, then the ones it names. */
-export function operationErrorCodes(op: Operation): ErrorCode[] {
+/**
+ * The error codes an operation can answer: those its shape implies, then the ones it names. A
+ * POST, PUT or PATCH may be sent a body even when it documents none, so it can always answer 400
+ * (malformed JSON, wrong content type) and 413.
+ */
+export function operationErrorCodes(method: string, op: Operation): ErrorCode[] {
   const codes = new Set<ErrorCode>(['INTERNAL', 'UNAVAILABLE']);
   const query = op.parameters?.some((p) => p.in === 'query') ?? false;
   const path = op.parameters?.some((p) => p.in === 'path') ?? false;
-  if (op.requestBody || query) codes.add('VALIDATION');
-  if (op.requestBody) codes.add('PAYLOAD_TOO_LARGE');
+  const takesBody = Boolean(op.requestBody) || ['post', 'put', 'patch'].includes(method);
+  if (takesBody || query) codes.add('VALIDATION');
+  if (takesBody) codes.add('PAYLOAD_TOO_LARGE');
   if (!(op.security && op.security.length === 0)) codes.add('UNAUTHENTICATED');
   if (path) codes.add('NOT_FOUND').add('URI_TOO_LONG');
   if (op['x-rate-limited']) codes.add('RATE_LIMITED');
@@ -145,10 +150,13 @@ const transform: FastifyDynamicSwaggerOptions['transform'] = (input) => {
         operationId: `auth${method[0]!.toUpperCase()}${method.slice(1)}`,
         summary: method === 'get' ? 'Read a session or follow an emailed link (better-auth)' : 'Sign up, sign in, sign out (better-auth)',
         description: 'Handled by better-auth; sign-in sets the session cookie the other operations need.',
+        // better-auth answers JSON, and its error page (`error`) as HTML.
+        produces: ['application/json', 'text/html'],
         security: [],
         params: { type: 'object', required: ['path'], properties: { path: { type: 'string', description: authPathDescription } } },
         response: {
-          200: { description: 'better-auth’s answer', type: 'object', additionalProperties: true },
+          // Any JSON: an object, or null from get-session without a session.
+          200: { description: 'better-auth’s answer' },
           ...(method === 'get' ? { 302: { description: 'Redirect after an emailed link', type: 'null' } } : {}),
         },
         // better-auth's own refusals: invalid fields, wrong password, unconfirmed email.
@@ -171,7 +179,7 @@ const transformObject: FastifyDynamicSwaggerOptions['transformObject'] = (docume
     for (const method of METHODS) {
       const op = (item as Partial<Record<(typeof METHODS)[number], Operation>>)[method];
       if (!op) continue;
-      Object.assign(op.responses, errorResponses(operationErrorCodes(op)));
+      Object.assign(op.responses, errorResponses(operationErrorCodes(method, op)));
       delete op['x-errors'];
       delete op['x-rate-limited'];
     }

@@ -63,7 +63,7 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { ctx: AppCo
         tags,
         operationId: 'startCheckout',
         summary: 'Start a subscription checkout (owners)',
-        'x-errors': checkoutErrors,
+        'x-errors': [...checkoutErrors, 'NOT_FOUND'],
         body: checkoutBody,
         response: { 200: redirectUrl },
       },

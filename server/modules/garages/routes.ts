@@ -27,7 +27,7 @@ export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): P
         tags,
         operationId: 'createGarage',
         summary: 'Create a garage with its initial stock (admins)',
-        'x-errors': [...gated, 'FORBIDDEN', 'LIMIT_REACHED'],
+        'x-errors': [...gated, 'FORBIDDEN', 'LIMIT_REACHED', 'NOT_FOUND'],
         body: createGarageBody,
         response: { 201: garage },
       },

@@ -39,7 +39,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
         tags,
         operationId: 'createUnit',
         summary: 'Add a unit with its initial stock (admins)',
-        'x-errors': [...gated, 'FORBIDDEN', 'LIMIT_REACHED'],
+        'x-errors': [...gated, 'FORBIDDEN', 'LIMIT_REACHED', 'NOT_FOUND'],
         body: createUnitBody,
         response: { 201: unit },
       },
