@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { sameOriginHref } from './report-links';
 
-const ORIGIN = 'https://app.example';
+const PAGE = 'https://app.example/reports';
 
 describe('sameOriginHref', () => {
   it.each([
     ['/units', 'https://app.example/units'],
     ['units/1?tab=stock', 'https://app.example/units/1?tab=stock'],
-    ['#top', 'https://app.example/#top'],
+    ['#top', 'https://app.example/reports#top'],
     ['https://app.example/reports', 'https://app.example/reports'],
     ['HTTPS://APP.EXAMPLE:443/x', 'https://app.example/x'],
   ])('keeps %j as %j', (href, kept) => {
-    expect(sameOriginHref(href, ORIGIN)).toBe(kept);
+    expect(sameOriginHref(href, PAGE)).toBe(kept);
   });
 
   it.each([
@@ -28,6 +28,6 @@ describe('sameOriginHref', () => {
     'mailto:someone@evil.example',
     'https://[not a host',
   ])('drops %j', (href) => {
-    expect(sameOriginHref(href, ORIGIN)).toBeNull();
+    expect(sameOriginHref(href, PAGE)).toBeNull();
   });
 });

@@ -4,18 +4,18 @@
  */
 
 /**
- * `href` resolved against `origin` (e.g. 'https://app.example') when the result is on that same
- * origin — a relative link ('/units', '#top', 'reports?x=1') or an absolute one to the same
- * scheme, host and port — as an absolute URL; else null. Protocol-relative links
+ * `href` resolved against `base` (the page's URL, e.g. 'https://app.example/reports') when the
+ * result is on the origin of `base` — a relative link ('/units', '#top', 'units?x=1') or an
+ * absolute one to the same scheme, host and port — as an absolute URL; else null. Protocol-relative links
  * ('//evil.example'), other schemes (javascript:, data:, mailto:) and hrefs the URL parser
  * refuses are all null. The absolute form leaves a browser nothing to reinterpret.
  */
-export function sameOriginHref(href: string, origin: string): string | null {
+export function sameOriginHref(href: string, base: string): string | null {
   let url: URL;
   try {
-    url = new URL(href, origin);
+    url = new URL(href, base);
   } catch {
     return null;
   }
-  return url.origin === new URL(origin).origin ? url.href : null;
+  return url.origin === new URL(base).origin ? url.href : null;
 }

@@ -7,8 +7,8 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { ReportMarkdown } from './ReportMarkdown';
 
-const ORIGIN = 'https://app.example';
-const render = (text: string) => renderToStaticMarkup(<ReportMarkdown text={text} origin={ORIGIN} />);
+const PAGE = 'https://app.example/reports';
+const render = (text: string) => renderToStaticMarkup(<ReportMarkdown text={text} base={PAGE} />);
 
 /** Every href of an <a> in `html`. */
 const hrefs = (html: string) => [...html.matchAll(/<a\b[^>]*\bhref="([^"]*)"/g)].map((m) => m[1]);
@@ -54,8 +54,13 @@ describe('ReportMarkdown', () => {
   });
 
   it('keeps links on its own origin, relative or absolute', () => {
-    const html = render('[Units](/units) [Top](#top) [Reports](https://app.example/reports?period=week)');
-    expect(hrefs(html)).toEqual(['https://app.example/units', 'https://app.example/#top', 'https://app.example/reports?period=week']);
+    const html = render('[Units](/units) [Top](#top) [Unit](units/1) [Reports](https://app.example/reports?period=week)');
+    expect(hrefs(html)).toEqual([
+      'https://app.example/units',
+      'https://app.example/reports#top',
+      'https://app.example/units/1',
+      'https://app.example/reports?period=week',
+    ]);
     expect(html).toContain('>Units</a>');
   });
 

@@ -31,16 +31,16 @@ const components: Components = {
 };
 
 /**
- * Renders `text`; `origin` is the application's own (the page's, e.g. 'https://app.example'),
- * the only one links may lead to.
+ * Renders `text`; `base` is the page's URL (e.g. 'https://app.example/reports'): relative links
+ * resolve against it, and its origin is the only one links may lead to.
  */
-export function ReportMarkdown({ text, origin = window.location.origin }: { text: string; origin?: string }) {
+export function ReportMarkdown({ text, base = window.location.href }: { text: string; base?: string }) {
   return (
     <div className="flex flex-col gap-2 text-base break-words">
       <Markdown
         components={components}
         skipHtml
-        urlTransform={(url, key) => (key === 'href' ? sameOriginHref(url, origin) : null)}
+        urlTransform={(url, key) => (key === 'href' ? sameOriginHref(url, base) : null)}
       >
         {text}
       </Markdown>
