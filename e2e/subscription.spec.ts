@@ -102,7 +102,10 @@ test('subscription: trial, plan limit, expired trial, active plan (embedded data
     await expect(card(page, 'Starter')).toContainText('Up to 10 units');
     await expect(card(page, 'Enterprise')).toContainText('Unlimited garages');
     await expect(card(page, 'Enterprise')).toContainText('Up to 50 users');
-    await expect(card(page, 'Starter').getByRole('list', { name: 'Features' })).toContainText('AI photo scanner (not included)');
+    await expect(card(page, 'Starter').getByRole('list', { name: 'Features' })).toContainText('AI report assistant (not included)');
+    // Not built yet, so not sold.
+    await expect(page.getByRole('main')).not.toContainText('AI photo scanner');
+    await expect(page.getByRole('main')).not.toContainText('Listing import');
     await expect(card(page, 'Enterprise').getByRole('list', { name: 'Features' })).toContainText('Priority support (included)');
     // During the trial no plan is the current one.
     await expect(page.getByRole('button', { name: 'Subscribe' })).toHaveCount(3);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Tier } from '../../../common/contracts/billing';
-import { formatPlanAmount, limitText, planPrice, tierLimits, usageLevel, usageText } from './plan-display';
+import { formatPlanAmount, limitText, listedFeatures, planPrice, tierLimits, usageLevel, usageText } from './plan-display';
 
 const enterprise: Tier = {
   id: '7f7f0c39-0d0e-4a43-9d5f-2f8c9e3a8b11',
@@ -46,5 +46,11 @@ describe('plan display', () => {
     expect(usageLevel(50, 50)).toBe('full');
     expect(usageLevel(60, 50)).toBe('full');
     expect(usageLevel(999998, 999999)).toBe('ok');
+  });
+
+  it('lists no feature that is not built yet', () => {
+    expect(listedFeatures).not.toContain('ai_scanner');
+    expect(listedFeatures).not.toContain('listing_import');
+    expect(listedFeatures).toEqual(['cost_reports', 'ai_reports', 'priority_support']);
   });
 });

@@ -15,6 +15,13 @@ export const featureLabels: Record<Feature, string> = {
   priority_support: 'Priority support',
 };
 
+/**
+ * The features a plan card lists: those the product has today. The photo scanner and the listing
+ * import are plan switches already, but are not built yet, so no card sells them; each joins this
+ * list when it ships.
+ */
+export const listedFeatures: readonly Feature[] = ['cost_reports', 'ai_reports', 'priority_support'];
+
 const wholeDollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 const dollarsAndCents = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });
 const count = new Intl.NumberFormat('en-US');

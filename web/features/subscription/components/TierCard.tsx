@@ -5,9 +5,9 @@
  */
 import { useId } from 'react';
 import { Check, X } from 'lucide-react';
-import { features, type Tier } from '../../../../common/contracts/billing';
+import type { Tier } from '../../../../common/contracts/billing';
 import { Button } from '../../../components/ui/Button';
-import { featureLabels, planPrice, tierLimits, type BillingInterval } from '../plan-display';
+import { featureLabels, listedFeatures, planPrice, tierLimits, type BillingInterval } from '../plan-display';
 
 interface TierCardProps {
   tier: Tier;
@@ -65,7 +65,7 @@ export function TierCard({ tier, interval, isCurrent, isBusy, isDisabled, onSubs
         ))}
       </ul>
       <ul className="mt-4 mb-6 flex flex-col gap-2 border-t border-slate-100 pt-4 text-base" aria-label="Features">
-        {features.map((feature) => (
+        {listedFeatures.map((feature) => (
           <FeatureLine key={feature} label={featureLabels[feature]} included={tier.features[feature] ?? false} />
         ))}
       </ul>
