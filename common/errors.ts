@@ -11,6 +11,8 @@ export const errorStatus = {
   CONFLICT: 409,
   NO_TENANT: 409,
   LAST_RECORD: 409,
+  /** Sign-up for an email that has an account (decision 002). */
+  USER_ALREADY_EXISTS: 422,
   /** The request took too long to arrive (Node's request timeout). */
   REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,

@@ -119,7 +119,7 @@ export function createAuth({ db, secret, appUrl, mailer }: AuthOptions) {
         const body = ctx.body as Record<string, unknown> | undefined;
         const passwordField = NEW_PASSWORD_FIELDS[ctx.path];
         const problem = passwordField ? passwordProblem(body?.[passwordField]) : null;
-        if (problem) throw new APIError('BAD_REQUEST', problem);
+        if (problem) throw new APIError('BAD_REQUEST', { message: problem });
         if (ctx.path !== '/sign-up/email') return;
         // better-auth answers a sign-up for a taken email with a fake success once email
         // confirmation is on; the product says the account exists instead (decision 002; the

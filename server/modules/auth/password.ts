@@ -9,23 +9,13 @@ import { newPassword, PASSWORD_MESSAGES } from '../../../common/contracts/passwo
 
 const COMMON_PASSWORDS = new Set(dictionary['passwords-common']);
 
-/** Why a new password is refused: better-auth-style error code and the message the user sees. */
-export interface PasswordProblem {
-  code: 'PASSWORD_TOO_SHORT' | 'PASSWORD_BLANK' | 'PASSWORD_TOO_COMMON';
-  message: string;
-}
-
 /**
- * What is wrong with `password` as a new password, or null when it is acceptable. A value that is
- * not a string is left to better-auth's own body validation (null).
+ * Why `password` is refused as a new password (the message the user sees), or null when it is
+ * acceptable. A value that is not a string is left to better-auth's own body validation (null).
  */
-export function passwordProblem(password: unknown): PasswordProblem | null {
+export function passwordProblem(password: unknown): string | null {
   if (typeof password !== 'string') return null;
   const parsed = newPassword.safeParse(password);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    return { code: issue.code === 'too_small' ? 'PASSWORD_TOO_SHORT' : 'PASSWORD_BLANK', message: issue.message };
-  }
-  if (COMMON_PASSWORDS.has(password.toLowerCase())) return { code: 'PASSWORD_TOO_COMMON', message: PASSWORD_MESSAGES.tooCommon };
-  return null;
+  if (!parsed.success) return parsed.error.issues[0]!.message;
+  return COMMON_PASSWORDS.has(password.toLowerCase()) ? PASSWORD_MESSAGES.tooCommon : null;
 }

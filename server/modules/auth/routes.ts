@@ -2,37 +2,47 @@
  * Mounts better-auth's Fetch handler on /api/auth/*: the Node request becomes a Fetch Request
  * carrying the client IP (`request.ip`, see TRUST_PROXY), and every Set-Cookie of the answer is
  * copied back. POSTs (sign-in, sign-up, resend...) are rate limited per client IP. Error answers
- * get the standard body `{ error: { code, message } }` with better-auth's status, code and
- * message (docs/decisions/014-origins-sessions-accounts.md).
+ * get the standard body `{ error: { code, message } }` (`authError`,
+ * docs/decisions/014-origins-sessions-accounts.md).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fromNodeHeaders } from 'better-auth/node';
-import type { ErrorCode } from '../../../common/errors';
+import { errorStatus, type ErrorBody, type ErrorCode } from '../../../common/errors';
 import type { Auth } from './auth';
 
-/** Our code and message for a better-auth error answer that carries none of its own (a `null` or empty body). */
-const FALLBACK_BY_STATUS: Record<number, { code: ErrorCode; message: string }> = {
+/** Our code, and its message when better-auth gives none, for a better-auth error status. */
+const CODE_BY_STATUS: Record<number, { code: ErrorCode; message: string }> = {
   400: { code: 'VALIDATION', message: 'Invalid request' },
   401: { code: 'UNAUTHENTICATED', message: 'No authenticated user' },
   403: { code: 'FORBIDDEN', message: 'Not allowed' },
   404: { code: 'NOT_FOUND', message: 'Not found' },
+  422: { code: 'USER_ALREADY_EXISTS', message: 'User already registered' },
   429: { code: 'RATE_LIMITED', message: 'Too many requests. Please wait a minute and try again.' },
 };
-const INTERNAL = { code: 'INTERNAL', message: 'Something went wrong. Please try again.' } as const;
+
+/** The answer to a better-auth error: status and standard body. */
+export interface AuthError {
+  status: number;
+  body: ErrorBody;
+}
 
 /**
- * The standard error body of a better-auth error answer (`status` >= 400, body `text`):
- * better-auth's own code (e.g. INVALID_EMAIL_OR_PASSWORD, EMAIL_NOT_VERIFIED,
- * USER_ALREADY_EXISTS, PASSWORD_TOO_COMMON) and message when it gave them, else our code for the
- * status. A 5xx never passes on better-auth's words.
+ * The standard error answer for a better-auth error answer (`status` >= 400, body `text`, its
+ * own `{ code, message }` or `null`): better-auth's code when it is one of ours with that status
+ * (EMAIL_NOT_VERIFIED, USER_ALREADY_EXISTS), else our code for the status (422 is better-auth's
+ * "user already exists"); better-auth's message when it gave one (the screens show it: "Invalid
+ * email or password", the password rules). Another 4xx (405, 415...) becomes 400 VALIDATION, as
+ * the error handler does for Fastify's; a 5xx is 500 INTERNAL with our text, never better-auth's.
  */
-export function authErrorBody(status: number, text: string): { error: { code: string; message: string } } {
-  if (status >= 500) return { error: INTERNAL };
+export function authError(status: number, text: string): AuthError {
+  const internal = { code: 'INTERNAL', message: 'Something went wrong. Please try again.' } as const;
+  if (status >= 500) return { status: errorStatus.INTERNAL, body: { error: internal } };
   const given = jsonObject(text);
-  const fallback = FALLBACK_BY_STATUS[status] ?? { code: 'VALIDATION', message: 'Request refused' };
-  const code = typeof given?.code === 'string' && given.code ? given.code : fallback.code;
+  const givenCode = typeof given?.code === 'string' ? given.code : '';
+  const fallback = CODE_BY_STATUS[status] ?? CODE_BY_STATUS[400]!;
+  const code = givenCode in errorStatus && errorStatus[givenCode as ErrorCode] === status ? (givenCode as ErrorCode) : fallback.code;
   const message = typeof given?.message === 'string' && given.message ? given.message : fallback.message;
-  return { error: { code, message } };
+  return { status: errorStatus[code], body: { error: { code, message } } };
 }
 
 /** `text` parsed as a JSON object, or null (an empty, `null` or non-JSON body). */
@@ -70,7 +80,10 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions):
     });
     const cookies = response.headers.getSetCookie();
     if (cookies.length > 0) reply.header('set-cookie', cookies);
-    if (response.status >= 400) return reply.type('application/json; charset=utf-8').send(authErrorBody(response.status, await response.text()));
+    if (response.status >= 400) {
+      const { status, body } = authError(response.status, await response.text());
+      return reply.status(status).type('application/json; charset=utf-8').send(body);
+    }
     return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
   }
 

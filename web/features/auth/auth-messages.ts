@@ -20,7 +20,7 @@ export function signInErrorMessage(error: unknown): string {
  */
 export function signUpErrorMessage(error: unknown): string {
   if (!(error instanceof AuthRequestError)) return 'Failed to create account. Please try again.';
-  if (error.code?.startsWith('USER_ALREADY_EXISTS') || error.message.includes('User already registered')) {
+  if (error.code === 'USER_ALREADY_EXISTS' || error.message.includes('User already registered')) {
     return 'An account with this email already exists';
   }
   if (/password/i.test(error.message)) return error.message;

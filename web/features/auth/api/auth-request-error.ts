@@ -1,6 +1,6 @@
 /**
  * AuthRequestError: a failed call to the /api/auth endpoints, with the code (e.g.
- * EMAIL_NOT_VERIFIED, USER_ALREADY_EXISTS, PASSWORD_TOO_COMMON) and message of the standard error
+ * EMAIL_NOT_VERIFIED, USER_ALREADY_EXISTS, UNAUTHENTICATED) and message of the standard error
  * body `{ error: { code, message } }` the server answers.
  */
 export class AuthRequestError extends Error {
