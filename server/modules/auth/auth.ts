@@ -32,7 +32,10 @@ export const SESSION_COOKIE_CACHE_SECONDS = 60;
  */
 export const UNCONFIRMED_ACCOUNT_HOURS = 24;
 
-/** Confirmation emails sent to one address per CONFIRMATION_EMAIL_WINDOW_SECONDS, whatever asks for them. */
+/**
+ * Confirmation emails sent to one address per CONFIRMATION_EMAIL_WINDOW_SECONDS, whatever asks for
+ * them; only a sign-up's own email may go past it (see sendVerificationEmail).
+ */
 export const CONFIRMATION_EMAILS_PER_WINDOW = 3;
 export const CONFIRMATION_EMAIL_WINDOW_SECONDS = 60 * 60;
 
@@ -96,14 +99,15 @@ export function createAuth({ db, secret, appUrl, mailer }: AuthOptions) {
       sendOnSignIn: true,
       autoSignInAfterVerification: false,
       expiresIn: UNCONFIRMED_ACCOUNT_HOURS * 60 * 60,
-      async sendVerificationEmail({ user, url: link }) {
-        // Sign-up, every unconfirmed sign-in and the resend endpoint all come here: past the
-        // limit nothing is sent (the answer is unchanged), so nobody can flood an inbox.
-        const allowed = await confirmationEmails.consume(user.email.toLowerCase()).then(
-          () => true,
-          () => false,
-        );
-        if (!allowed) return;
+      async sendVerificationEmail({ user, url: link }, request) {
+        // Every unconfirmed sign-in and the resend endpoint ask for a resend: past the limit
+        // nothing is sent (the answer is unchanged), so nobody can flood an inbox. A sign-up's
+        // own email counts but always goes: an address gets a new account at most once per
+        // UNCONFIRMED_ACCOUNT_HOURS, and resends someone else asked for must not keep the
+        // address's owner from confirming the account they take over.
+        const key = user.email.toLowerCase();
+        if (request && new URL(request.url).pathname.endsWith('/sign-up/email')) await confirmationEmails.penalty(key);
+        else if (!(await confirmationEmails.consume(key).then(() => true, () => false))) return;
         // Links resent on an unconfirmed sign-in carry no callback; they too land on sign-in.
         const url = withSignInCallback(link);
         await mailer.send({
