@@ -1,7 +1,7 @@
 /**
  * Request identity: resolves the session from its signed cookie, then the user and the user's
  * tenant and role from the live session row and their membership. The tenant id comes only from
- * here (DESIGN.md §3).
+ * here (docs/ARCHITECTURE.md, "How a request flows").
  */
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';

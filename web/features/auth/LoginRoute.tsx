@@ -1,4 +1,4 @@
-/** /login: sign-in with email and password (SPEC.md "/login"). */
+/** /login: sign-in with email and password. */
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';

@@ -1,4 +1,4 @@
-/** /signout: ends the session, then goes to /login (SPEC.md route table). */
+/** /signout: ends the session, then goes to /login. */
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router';
 import { PageSpinner } from '../../components/ui/PageSpinner';

@@ -1,4 +1,4 @@
-/** /signup: account creation with email confirmation (SPEC.md "/signup", §5). */
+/** /signup: account creation with email confirmation (password rule: decision 014). */
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from 'react-router';

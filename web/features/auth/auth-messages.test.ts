@@ -3,7 +3,7 @@ import { PASSWORD_MESSAGES } from '../../../common/contracts/password';
 import { AuthRequestError } from './api/auth-request-error';
 import { isEmailNotVerified, signInErrorMessage, signUpErrorMessage } from './auth-messages';
 
-describe('sign-up failure texts (SPEC.md §5)', () => {
+describe('sign-up failure texts', () => {
   it('says the account exists for the server\'s USER_ALREADY_EXISTS, whatever its words', () => {
     expect(signUpErrorMessage(new AuthRequestError('USER_ALREADY_EXISTS', 'User already registered', 422))).toBe(
       'An account with this email already exists',

@@ -1,4 +1,4 @@
-/** The texts the sign-in and sign-up screens show for failures (SPEC.md §5, §8). */
+/** The texts the sign-in and sign-up screens show for failures. */
 import { AuthRequestError } from './api/auth-request-error';
 
 export const EMAIL_NOT_VERIFIED_MESSAGE =
@@ -15,7 +15,7 @@ export function signInErrorMessage(error: unknown): string {
 }
 
 /**
- * Sign-up failure (SPEC.md §5): an existing account, a password problem in the server's words,
+ * Sign-up failure: an existing account, a password problem in the server's words,
  * or a generic text.
  */
 export function signUpErrorMessage(error: unknown): string {

@@ -11,7 +11,7 @@ export function signOut(): Promise<void> {
 
 /**
  * Returns a function that signs out, forgets all cached data and re-reads the session. A failed
- * sign-out call is only logged (SPEC.md §8: the local state is cleared regardless).
+ * sign-out call is only logged: the local state is cleared regardless.
  */
 export function useSignOut(): () => Promise<void> {
   const queryClient = useQueryClient();
