@@ -114,7 +114,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.addHook('onRequest', originGuard(opts.config.appUrl));
   app.addHook('onSend', forwardSessionCookies);
   await app.register(healthRoutes, ctx);
-  await app.register(authRoutes, { auth, appUrl: opts.config.appUrl, rateLimitPerMinute: opts.authRateLimitPerMinute ?? 30 });
+  await app.register(authRoutes, { auth, db: opts.db, appUrl: opts.config.appUrl, rateLimitPerMinute: opts.authRateLimitPerMinute ?? 30 });
   await app.register(sessionRoutes, ctx);
   await app.register(onboardingRoutes, ctx);
   await app.register(billingRoutes, { ctx, billing });

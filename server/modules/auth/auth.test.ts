@@ -1,10 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { PASSWORD_MESSAGES } from '../../../common/contracts/password';
-import { queryRows } from '../../db/client';
+import { openPostgres, queryRows } from '../../db/client';
 import { CONFIRMATION_EMAILS_PER_WINDOW, SESSION_COOKIE_CACHE_SECONDS, UNCONFIRMED_ACCOUNT_HOURS } from './auth';
 import { authError } from './routes';
-import { api, APP_URL, backends, confirmEmail, createTestApp, signIn, TEST_PASSWORD, type TestApp } from '../../test/harness';
+import { buildApp } from '../../app';
+import { loadConfig } from '../../config';
+
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../../lib/db-errors';
+import { api, APP_URL, backends, confirmEmail, createTestApp, signIn, TEST_APP_SECRET, TEST_PASSWORD, type TestApp } from '../../test/harness';
 
 const headers = { 'content-type': 'application/json', origin: APP_URL };
 
@@ -38,6 +42,21 @@ describe.each(backends)('accounts on %s', (backend) => {
     expect(PASSWORD_MESSAGES.tooShort).toBe('Password must be at least 6 characters');
     // Nothing was created: the address is still free.
     expect((await signUp('weak@example.com')).statusCode).toBe(200);
+  });
+
+  it('refuses a sign-up whose name or email carries control characters, or whose name is too long', async () => {
+    const cases: [Record<string, string>, string][] = [
+      [{ email: 'nul\u0000@example.com', name: 'Nul' }, 'Email must not contain control characters'],
+      [{ email: 'nul-name@example.com', name: 'Ann\u0000e' }, 'Name must not contain control characters'],
+      [{ email: 'long-name@example.com', name: 'x'.repeat(100_000) }, 'Name must be at most 200 characters'],
+    ];
+    for (const [fields, message] of cases) {
+      const res = await t.app.inject({ method: 'POST', url: '/api/auth/sign-up/email', headers, payload: { ...fields, password: TEST_PASSWORD } });
+      expect(res.statusCode, message).toBe(400);
+      expect(res.json()).toEqual({ error: { code: 'VALIDATION', message } });
+    }
+    const [row] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from users where email like '%name@example.com' or email like 'nul%'`);
+    expect(row!.n).toBe(0);
   });
 
   it('requires email confirmation before sign-in, then signs in and out', async () => {
@@ -276,5 +295,26 @@ describe('authError', () => {
       status: 500,
       body: { error: { code: 'INTERNAL', message: 'Something went wrong. Please try again.' } },
     });
+  });
+});
+
+describe('accounts while the database is unreachable', () => {
+  it('answers sign-in 503 UNAVAILABLE with Retry-After, not 500', async () => {
+    // Port 1 on loopback: nothing listens, every connection is refused at once.
+    const database = openPostgres('postgres://postgres@127.0.0.1:1/none');
+    const app = await buildApp({
+      config: { ...loadConfig({ APP_URL }), appSecret: TEST_APP_SECRET },
+      db: database.db,
+      mailer: { send: async () => {} },
+    });
+    try {
+      const res = await app.inject({ method: 'POST', url: '/api/auth/sign-in/email', headers, payload: { email: 'a@example.com', password: TEST_PASSWORD } });
+      expect(res.statusCode).toBe(503);
+      expect(res.headers['retry-after']).toBeDefined();
+      expect(res.json()).toEqual({ error: { code: 'UNAVAILABLE', message: DATABASE_UNAVAILABLE_MESSAGE } });
+    } finally {
+      await app.close();
+      await database.close();
+    }
   });
 });

@@ -16,6 +16,8 @@ import type { Db } from '../../db/client';
 import { schema } from '../../db/schema';
 import type { Mailer } from '../../integrations/mail';
 import { trustedOrigins } from '../../lib/origin-guard';
+import { z } from 'zod';
+import { requiredText } from '../../../common/contracts/fields';
 import { PASSWORD_MIN_LENGTH } from '../../../common/contracts/password';
 import { passwordProblem } from './password';
 
@@ -40,6 +42,12 @@ export const CONFIRMATION_EMAILS_PER_WINDOW = 3;
 export const CONFIRMATION_EMAIL_WINDOW_SECONDS = 60 * 60;
 
 /** Endpoints that set a password, and the body field that carries the new one. */
+/** The name and email of a sign-up; better-auth checks the email's form, not its characters. */
+const signUpFields = z.object({
+  email: z.string().max(254, 'Email can be at most 254 characters').refine((e) => !/\p{Cc}/u.test(e), 'Email must not contain control characters'),
+  name: requiredText('Name', 'Name is required'),
+});
+
 const NEW_PASSWORD_FIELDS: Record<string, string> = {
   '/sign-up/email': 'password',
   '/change-password': 'newPassword',
@@ -125,6 +133,10 @@ export function createAuth({ db, secret, appUrl, mailer }: AuthOptions) {
         const problem = passwordField ? passwordProblem(body?.[passwordField]) : null;
         if (problem) throw new APIError('BAD_REQUEST', { message: problem });
         if (ctx.path !== '/sign-up/email') return;
+        // The account's own fields are checked at the edge like every other text (decision 011):
+        // a NUL byte would otherwise reach the database, and a name of any length be stored.
+        const fields = signUpFields.safeParse(body);
+        if (!fields.success) throw new APIError('BAD_REQUEST', { message: fields.error.issues[0]!.message });
         // better-auth answers a sign-up for a taken email with a fake success once email
         // confirmation is on; the product says the account exists instead (decision 002; the
         // auth rate limit bounds probing). An account nobody confirmed in time is not taken:

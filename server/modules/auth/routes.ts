@@ -5,6 +5,10 @@
  * get the standard body `{ error: { code, message } }` (`authError`,
  * docs/decisions/014-origins-sessions-accounts.md).
  */
+import type { Db } from '../../db/client';
+import { DATABASE_UNAVAILABLE_MESSAGE } from '../../lib/db-errors';
+import { AppError } from '../../lib/errors';
+import { latestMigration, readiness } from '../health/service';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fromNodeHeaders } from 'better-auth/node';
 import { errorStatus, type ErrorBody, type ErrorCode } from '../../../common/errors';
@@ -57,6 +61,8 @@ function jsonObject(text: string): { code?: unknown; message?: unknown } | null 
 
 export interface AuthRoutesOptions {
   auth: Auth;
+  /** Asked whether it answers when better-auth fails with a 5xx (an outage is a 503, not a bug). */
+  db: Db;
   appUrl: string;
   /** Auth POST requests allowed per IP per minute. */
   rateLimitPerMinute: number;
@@ -80,6 +86,11 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions):
     });
     const cookies = response.headers.getSetCookie();
     if (cookies.length > 0) reply.header('set-cookie', cookies);
+    if (response.status >= 500 && (await readiness(opts.db, latestMigration())).ready === false) {
+      // better-auth turns every database failure into its own 500 without the cause; when the
+      // database does not answer now, the failure was the outage, and is answered as one.
+      throw new AppError('UNAVAILABLE', DATABASE_UNAVAILABLE_MESSAGE);
+    }
     if (response.status >= 400) {
       const { status, body } = authError(response.status, await response.text());
       return reply.status(status).type('application/json; charset=utf-8').send(body);
