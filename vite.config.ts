@@ -13,12 +13,14 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
+import { firstScreensPreload } from './scripts/web-first-screens.ts';
 
 export default defineConfig({
   root: 'web',
   plugins: [
     react(),
     tailwindcss(),
+    firstScreensPreload(),
     // Written once per build, so the slowest, smallest settings cost nothing per request.
     compression({
       algorithms: [
@@ -32,8 +34,8 @@ export default defineConfig({
     outDir: '../dist/web',
     emptyOutDir: true,
     manifest: true,
-    // Every browser the app supports preloads modules natively; the polyfill would cost every screen.
-    modulePreload: { polyfill: false },
+    // The first screens' chunks are preloaded by scripts/web-first-screens.ts instead.
+    modulePreload: false,
     rolldownOptions: {
       output: {
         // Libraries change less often than the app: their chunks stay cached across releases.

@@ -18,13 +18,28 @@ interface ScreenHandle {
   preload: () => Promise<unknown>;
 }
 
+const RELOADED_AT = 'screen-reload-at';
+
+/**
+ * A screen's code failed to load, most likely because a new release replaced it: the page loads
+ * the new release, once a minute at most so that a broken release cannot reload forever.
+ * @throws the error, for the screen to fail as before when no reload happens.
+ */
+function reloadAfterFailedLoad(error: unknown): never {
+  if (Date.now() - Number(sessionStorage.getItem(RELOADED_AT) ?? 0) >= 60_000) {
+    sessionStorage.setItem(RELOADED_AT, String(Date.now()));
+    window.location.reload();
+  }
+  throw error;
+}
+
 /**
  * A route element whose component comes from `load` (a dynamic import), fetched at most once:
  * by `preload`, or when the route first renders (a spinner shows meanwhile).
  */
 function screen(load: () => Promise<ComponentType>): Pick<RouteObject, 'element' | 'handle'> {
   let module: Promise<{ default: ComponentType }> | undefined;
-  const preload = () => (module ??= load().then((Component) => ({ default: Component })));
+  const preload = () => (module ??= load().then((Component) => ({ default: Component }), reloadAfterFailedLoad));
   const Screen = lazy(preload);
   const handle: ScreenHandle = { preload };
   return {
