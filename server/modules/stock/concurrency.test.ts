@@ -218,7 +218,7 @@ describe.skipIf(!backends.includes('postgres'))('the ledger under concurrent wri
   it('holds for rounds of random plus, minus, Add Manually, counts, row removals, unit deletions and threshold changes', async () => {
     const WORKERS = 10;
     const OPS_PER_WORKER = 30;
-    const ROUNDS = 5;
+    const ROUNDS = 10;
     const cookies: string[] = [];
     for (let w = 0; w < WORKERS; w++) {
       const email = `storm-worker-${w}@example.com`;

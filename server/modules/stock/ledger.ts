@@ -264,29 +264,20 @@ export type RestockOutcome =
  * row then grows by its accepted presses. Each outcome's quantities are those right after its
  * own press, as if the presses had run one by one in order.
  *
- * The units, their stock rows and then the garage rows are locked first, each by its own
- * statement and in key order (the lock order): a unit row deleted by a concurrent transaction is then either still
+ * The units, their stock rows and then the garage rows are locked first, in key order, by one
+ * call before the writing statement (the lock order): a unit row deleted by a concurrent transaction is then either still
  * ours to change, or already gone and its presses answered `no_stock_row` — never a garage
  * decrement and ledger rows for a unit row that the statement could not update.
  * @returns one outcome per press, in the presses' order.
  */
 export async function restockPresses(tx: Tx, tenantId: string, presses: RestockPress[]): Promise<RestockOutcome[]> {
   const list = (values: string[]) => `{${values.join(',')}}`;
-  // Units FOR SHARE: their garage cannot change before the presses take from it.
+  // The units FOR SHARE (their garage cannot change), their stock rows, then the garage rows they
+  // take from, in key order (migration 0012): the writing statement below starts after every row
+  // it changes is ours, so it reads their latest quantities and nothing changes them under it.
   await tx.execute(
-    sql`select 1 from units where tenant_id = ${tenantId} and id = any(${list(presses.map((p) => p.unitId))}::uuid[]) order by id for share`,
+    sql`select lock_transfer_rows(${tenantId}::uuid, ${list(presses.map((p) => p.unitId))}::uuid[], ${list(presses.map((p) => p.itemId))}::uuid[])`,
   );
-  await lockUnitStockRows(tx, tenantId, presses);
-  // Then the garage rows they take from, also by their own statement: the writing statement below
-  // starts after every row it changes is ours, so it reads their latest quantities and nothing
-  // changes them under it.
-  await tx.execute(sql`
-    select 1 from garage_inventory g
-    join units u on u.tenant_id = g.tenant_id and u.garage_id = g.garage_id
-    where g.tenant_id = ${tenantId}
-      and (u.id, g.item_id) in (select * from unnest(${list(presses.map((p) => p.unitId))}::uuid[], ${list(presses.map((p) => p.itemId))}::uuid[]))
-    order by g.garage_id, g.item_id
-    for update of g`);
   const rows = await queryRows<{
     ord: number; has_row: boolean; garage_id: string | null; threshold: number | null; garage_after: number | null; unit_after: number | null;
   }>(
