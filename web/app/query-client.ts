@@ -1,6 +1,6 @@
 /**
  * The app's TanStack Query client. Failed queries retry only when the network failed (up to 3
- * times, 1 s apart — SPEC.md §9); a query names its toast text in `meta.errorMessage`. A
+ * times, 1 s apart — docs/product.md "Constants and limits"); a query names its toast text in `meta.errorMessage`. A
  * mutation refused because of the plan takes the user to the plans (handle-plan-error.ts).
  */
 import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
@@ -12,7 +12,7 @@ import { recheckSession } from '../lib/auth-client';
 declare module '@tanstack/react-query' {
   interface Register {
     queryMeta: {
-      /** Toast shown when the query fails (SPEC.md §8); none when absent. */
+      /** Toast shown when the query fails (docs/product.md "Messages"); none when absent. */
       errorMessage?: string;
     };
   }

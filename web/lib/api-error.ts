@@ -28,7 +28,7 @@ export class ApiError extends Error {
 /** Gateway statuses that mean "the server was not reached", worth another try. */
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 
-/** True for failures of the network rather than of the request (SPEC.md §8 retryable fetch errors). */
+/** True for failures of the network rather than of the request (docs/product.md "Messages", Sign-in and session: retryable fetch errors). */
 export function isNetworkError(error: unknown): boolean {
   return error instanceof ApiError && (error.status === 0 || RETRYABLE_STATUSES.has(error.status));
 }

@@ -1,4 +1,4 @@
-/** Display formatting shared by screens; times are shown in the browser's zone (DESIGN.md §2). */
+/** Display formatting shared by screens; times are shown in the browser's zone (docs/ARCHITECTURE.md "The parts"). */
 
 /** An ISO 8601 timestamp as local date and time, e.g. "3/14/2025, 9:30:00 AM". */
 export function formatDateTime(iso: string): string {
@@ -12,7 +12,7 @@ export function formatSignedQuantity(change: number): string {
 
 const dollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
 
-/** Dollars with 2 decimals, e.g. "$1,234.50"; a missing amount shows as "$0.00" (SPEC.md "Items"). */
+/** Dollars with 2 decimals, e.g. "$1,234.50"; a missing amount shows as "$0.00" (docs/product.md "Screens: Items"). */
 export function formatDollars(amount: number | null | undefined): string {
   return dollars.format(amount ?? 0);
 }

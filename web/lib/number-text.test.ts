@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { moneyText, parseMoney, parseWholeNumber, wholeNumberText } from './number-text';
 
-describe('number text (SPEC.md §5)', () => {
+describe('number text (docs/product.md "Validation rules")', () => {
   it('reads whole numbers in base 10, anything else as 0', () => {
     expect(parseWholeNumber('12')).toBe(12);
     expect(parseWholeNumber('08')).toBe(8);

@@ -1,5 +1,5 @@
 /**
- * Numbers typed into inputs, read as SPEC.md §5 says: whole numbers in base 10 and dollar amounts
+ * Numbers typed into inputs, read as docs/product.md "Validation rules" says: whole numbers in base 10 and dollar amounts
  * as decimals, where text that is not a number counts as 0.
  */
 import { z } from 'zod';

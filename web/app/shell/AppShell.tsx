@@ -1,5 +1,5 @@
 /**
- * Layout of the signed-in screens (SPEC.md §2): sidebar, a top bar with the menu button on
+ * Layout of the signed-in screens (docs/product.md "Screens: Route table"): sidebar, a top bar with the menu button on
  * phones, the screen itself, and the trial pill.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';

@@ -1,4 +1,4 @@
-/** The plan badge in the sidebar: active tier, trial days left, or no plan (SPEC.md §2). */
+/** The plan badge in the sidebar: active tier, trial days left, or no plan (docs/product.md "Screens: Route table"). */
 import { BadgeCheck, Clock, TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { hasErrorCode } from '../../lib/api-error';
@@ -37,7 +37,7 @@ const noPlan = (
 export function PlanBadge() {
   const { data: status, error, isPending } = useSubscriptionStatus();
   if (isPending) return <div className="h-16 animate-pulse rounded-lg bg-white/10" aria-hidden="true" />;
-  // Before the company exists there is no plan; any other failure stays quiet (SPEC.md §8).
+  // Before the company exists there is no plan; any other failure stays quiet (docs/product.md "Messages").
   if (error) return hasErrorCode(error, 'NO_TENANT') ? noPlan : null;
   if (status.subscription_status === 'active') {
     return (

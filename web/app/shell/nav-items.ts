@@ -1,4 +1,4 @@
-/** The sidebar's destinations, in the order SPEC.md §2 lists them (Users last). */
+/** The sidebar's destinations, in the order docs/product.md "Screens: Route table" lists them (Users last). */
 import { BarChart3, CreditCard, House, LayoutDashboard, Package, Users, Warehouse, type LucideIcon } from 'lucide-react';
 
 export interface NavItem {

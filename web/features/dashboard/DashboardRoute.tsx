@@ -1,5 +1,5 @@
 /**
- * / : the dashboard (SPEC.md "Dashboard"). It first checks onboarding and sends a tenant that is
+ * / : the dashboard (docs/product.md "Screens: Dashboard"). It first checks onboarding and sends a tenant that is
  * not set up to /onboarding; otherwise it shows the stats, alerts and recent activity.
  */
 import { Boxes, CircleAlert, House, TriangleAlert } from 'lucide-react';

@@ -1,7 +1,7 @@
 /** Client-side paging of a list, a fixed number of entries per page. */
 import { useState } from 'react';
 
-/** Entries per page on the dashboard (SPEC.md §9). */
+/** Entries per page on the dashboard (docs/product.md "Constants and limits"). */
 export const DASHBOARD_PAGE_SIZE = 5;
 
 export interface Pagination<T> {

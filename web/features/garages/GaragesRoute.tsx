@@ -1,4 +1,4 @@
-/** /garages: storage locations with their stock, Add Garage, inline edit, delete, Edit Inventory (SPEC.md "Garages"). */
+/** /garages: storage locations with their stock, Add Garage, inline edit, delete, Edit Inventory (docs/product.md "Screens: Garages"). */
 import { useState } from 'react';
 import { Plus, Warehouse } from 'lucide-react';
 import type { Garage } from '../../../common/contracts/stock';

@@ -4,7 +4,7 @@ import { createGarageForm, emptyGarageDraft, GARAGE_REQUIRED_MESSAGE, garageDeta
 const towel = '7b0f9c1e-2d1a-4c55-9a51-0c1d3c1f8a11';
 const soap = '0f3b9a52-8a5e-4b0e-8f7e-5b6c2d1e3f40';
 
-describe('garage forms (SPEC.md "Garages", §5)', () => {
+describe('garage forms (docs/product.md "Screens: Garages", "Validation rules")', () => {
   it('asks for name and address with one message', () => {
     const result = createGarageForm.safeParse(emptyGarageDraft);
     expect(result.error?.issues.map((issue) => issue.message)).toEqual([GARAGE_REQUIRED_MESSAGE, GARAGE_REQUIRED_MESSAGE]);

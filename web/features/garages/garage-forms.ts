@@ -1,12 +1,12 @@
 /**
- * The garage forms (SPEC.md "Garages", §5): Add Garage with its initial inventory, the inline edit
+ * The garage forms (docs/product.md "Screens: Garages", "Validation rules"): Add Garage with its initial inventory, the inline edit
  * of name and address, and Edit Inventory — what the inputs hold and the request bodies.
  */
 import { z } from 'zod';
 import { createGarageBody, updateGarageBody } from '../../../common/contracts/stock';
 import { stockRowsForm, type StockRowDraft } from '../items/stock-rows';
 
-/** The message for a missing name or address (SPEC.md §5). */
+/** The message for a missing name or address (docs/product.md "Validation rules"). */
 export const GARAGE_REQUIRED_MESSAGE = 'Please fill out all fields';
 
 export interface GarageDraft {

@@ -1,4 +1,4 @@
-/** /items: the inventory items table with Add Item, Edit Item and delete (SPEC.md "Items"). */
+/** /items: the inventory items table with Add Item, Edit Item and delete (docs/product.md "Screens: Items"). */
 import { useState } from 'react';
 import { Package, Plus } from 'lucide-react';
 import type { Item } from '../../../common/contracts/stock';

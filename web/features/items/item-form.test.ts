@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { draftFromItem, emptyItemDraft, ITEM_REQUIRED_MESSAGE, itemForm } from './item-form';
 
-describe('item form (SPEC.md §5)', () => {
+describe('item form (docs/product.md "Validation rules")', () => {
   it('turns the typed text into the request body, non-numbers counting as 0', () => {
     expect(itemForm.parse({ name: ' Bath Towel ', count_cost: '4.25', category: 'Linen', minimum_threshold: '6' })).toEqual({
       name: 'Bath Towel',

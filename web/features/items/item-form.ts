@@ -1,13 +1,13 @@
 /**
  * The Add Item / Edit Item form: what the inputs hold (text) and how it becomes the request body
- * (SPEC.md §5 — name and category required, cost a decimal and threshold a whole number, where
+ * (docs/product.md "Validation rules" — name and category required, cost a decimal and threshold a whole number, where
  * text that is not a number counts as 0).
  */
 import { z } from 'zod';
 import { itemBody, type Item } from '../../../common/contracts/stock';
 import { moneyText, wholeNumberText } from '../../lib/number-text';
 
-/** The message for a missing name or category (SPEC.md §5). */
+/** The message for a missing name or category (docs/product.md "Validation rules"). */
 export const ITEM_REQUIRED_MESSAGE = 'Please fill out all fields';
 
 export interface ItemDraft {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { emptyStockRow, itemsPickedElsewhere, rowsFromStock, stockRowsForm, toStockLines } from './stock-rows';
 
-describe('stock rows (SPEC.md §4, §5)', () => {
+describe('stock rows (docs/product.md "States and transitions", "Validation rules")', () => {
   it('skips rows without an item or with a quantity of 0 or less', () => {
     expect(
       toStockLines([

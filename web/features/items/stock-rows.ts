@@ -1,7 +1,7 @@
 /**
  * Item-and-quantity rows of the stock forms (a garage's initial inventory and Edit Inventory, the
  * inventory of Add Unit): what the inputs hold, and the stock lines sent to the API. Rows without
- * an item or with a quantity of 0 or less are left out (SPEC.md §4, §5).
+ * an item or with a quantity of 0 or less are left out (docs/product.md "States and transitions", "Validation rules").
  */
 import { z } from 'zod';
 import type { StockLine } from '../../../common/contracts/stock';
@@ -13,7 +13,7 @@ export interface StockRowDraft {
   quantity: string;
 }
 
-/** A new row: no item yet, quantity 1 (SPEC.md §9). */
+/** A new row: no item yet, quantity 1 (docs/product.md "Constants and limits"). */
 export const emptyStockRow: StockRowDraft = { item_id: '', quantity: '1' };
 
 /** The rows of a location's current stock, for editing. */

@@ -1,6 +1,6 @@
 /**
  * /onboarding: opens the wizard at its current step — the server's step, or the next one when
- * this device already completed it (SPEC.md §4); for a new account that is /onboarding/company.
+ * this device already completed it (docs/product.md "States and transitions"); for a new account that is /onboarding/company.
  */
 import { Navigate } from 'react-router';
 import { LoadError } from '../../components/ui/LoadError';

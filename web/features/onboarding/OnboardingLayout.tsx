@@ -1,4 +1,4 @@
-/** Layout of the onboarding wizard: the app name and the step, without the sidebar (SPEC.md §2). */
+/** Layout of the onboarding wizard: the app name and the step, without the sidebar (docs/product.md "Screens: Route table"). */
 import { Boxes } from 'lucide-react';
 import { Outlet } from 'react-router';
 

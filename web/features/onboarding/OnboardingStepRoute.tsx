@@ -1,6 +1,6 @@
 /**
  * /onboarding/:step: one step of the wizard with the progress indicator. Setup already done ->
- * /; a step that cannot be opened yet -> the first incomplete step (SPEC.md "Onboarding", §4).
+ * /; a step that cannot be opened yet -> the first incomplete step (docs/product.md "Screens: Onboarding", "States and transitions").
  */
 import { useEffect } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';

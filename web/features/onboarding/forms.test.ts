@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { hasMissingRequiredField, itemsForm, REQUIRED_FIELDS_MESSAGE } from './forms';
 
-describe('items step form (SPEC.md §5)', () => {
+describe('items step form (docs/product.md "Validation rules")', () => {
   it('turns the typed text into the request body, non-numbers counting as 0', () => {
     const parsed = itemsForm.parse({
       items: [

@@ -1,12 +1,12 @@
 /**
  * The onboarding steps' form values ("drafts": what the inputs hold, as text) and how each draft
- * becomes the request body of its step, checked by the shared contracts (SPEC.md §5).
+ * becomes the request body of its step, checked by the shared contracts (docs/product.md "Validation rules").
  */
 import { z } from 'zod';
 import { companyStepBody, garageStepBody, onboardingItem, unitsStepBody } from '../../../common/contracts/onboarding';
 import { moneyText, wholeNumberText } from '../../lib/number-text';
 
-/** The one message for a missing name, category or address in any row (SPEC.md §5). */
+/** The one message for a missing name, category or address in any row (docs/product.md "Validation rules"). */
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields';
 
 export const companyDraft = z.object({ company_name: z.string() });
@@ -30,7 +30,7 @@ export type UnitDraft = z.infer<typeof unitDraft>;
 export const unitsDraft = z.object({ units: z.array(unitDraft) });
 export type UnitsDraft = z.infer<typeof unitsDraft>;
 
-/** A new item row: threshold 0 and cost 0 (SPEC.md §9). */
+/** A new item row: threshold 0 and cost 0 (docs/product.md "Constants and limits"). */
 export const emptyItem: ItemDraft = { name: '', category: '', minimum_threshold: '0', count_cost: '0' };
 export const emptyUnit: UnitDraft = { name: '', address: '' };
 

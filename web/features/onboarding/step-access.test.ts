@@ -8,7 +8,7 @@ function withCompleted(...steps: (keyof WizardState['steps'])[]): WizardState {
   return state;
 }
 
-describe('onboarding step access (SPEC.md §4)', () => {
+describe('onboarding step access (docs/product.md "States and transitions")', () => {
   it('knows the four steps in order', () => {
     expect(isOnboardingStep('garage')).toBe(true);
     expect(isOnboardingStep('storage')).toBe(false);

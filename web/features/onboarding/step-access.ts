@@ -1,5 +1,5 @@
 /**
- * Which onboarding steps are done and which may be opened (SPEC.md §4), from the server's status
+ * Which onboarding steps are done and which may be opened (docs/product.md "States and transitions"), from the server's status
  * and the wizard's local state.
  */
 import { onboardingSteps, type OnboardingStatus, type OnboardingStep } from '../../../common/contracts/onboarding';

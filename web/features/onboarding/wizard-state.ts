@@ -1,5 +1,5 @@
 /**
- * The onboarding wizard's state kept on the device (SPEC.md §3): per step whether it is completed
+ * The onboarding wizard's state kept on the device (docs/product.md "Entities"): per step whether it is completed
  * and its form values, the values the server accepted, and the current step. It is saved on every
  * change so a reload loses no input, and kept per user so people sharing a phone never see each
  * other's entries.

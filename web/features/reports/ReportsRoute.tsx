@@ -1,5 +1,5 @@
 /**
- * /reports (SPEC.md "Reports"): the cost analysis and the unit and garage status charts beside
+ * /reports (docs/product.md "Screens: Reports"): the cost analysis and the unit and garage status charts beside
  * the AI assistant on wide screens; on smaller ones one at a time, switched by 'Show AI Chat' /
  * 'Show Reports'.
  */

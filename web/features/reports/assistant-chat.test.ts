@@ -3,7 +3,7 @@ import { ApiError } from '../../lib/api-error';
 import { assistantErrorMessage, csvFileName, dayOptions, defaultRequest, limitOptions, requestText } from './assistant-chat';
 
 describe('report assistant', () => {
-  it('offers the time ranges and record counts of SPEC.md §9, 7 days and 50 records first chosen', () => {
+  it('offers the time ranges and record counts of docs/product.md "Constants and limits", 7 days and 50 records first chosen', () => {
     expect(dayOptions.map((o) => o.value)).toEqual([7, 14, 30, 90]);
     expect(limitOptions.map((o) => o.value)).toEqual([25, 50, 100, 200]);
     expect(defaultRequest).toEqual({ type: 'summary', days: 7, limit: 50 });
@@ -17,7 +17,7 @@ describe('report assistant', () => {
     expect(csvFileName(new Date(2025, 2, 9, 23, 30))).toBe('inventory_report_2025-03-09.csv');
   });
 
-  it("tells plan refusals by the server's reason, anything else by the spec's text", () => {
+  it("tells plan refusals by the server's reason, anything else by the message catalogue's text", () => {
     const forbidden = new ApiError('FORBIDDEN', 'Your Starter plan does not include this feature. Please upgrade to use it.', 403);
     expect(assistantErrorMessage(forbidden)).toBe(forbidden.message);
     const expired = new ApiError('SUBSCRIPTION_REQUIRED', 'Your trial has expired. Please subscribe to continue.', 402);

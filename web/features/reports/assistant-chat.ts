@@ -1,5 +1,5 @@
 /**
- * The report assistant's conversation (SPEC.md "Reports" AI assistant, §3 "AI chat message", §9):
+ * The report assistant's conversation (docs/product.md "Screens: Reports", the AI assistant; "Entities", AI chat message; "Constants and limits"):
  * messages from the bot or the user, the request as the user's message, the selectors' options,
  * the CSV file's name and what a failure says.
  */
@@ -18,7 +18,7 @@ export interface ChatMessage {
 
 export const GREETING: ChatMessage = { id: 0, sender: 'bot', text: 'Hi! I can help you analyze your inventory reports.' };
 
-/** What the selectors start on: a summary over the last 7 days with up to 50 records (SPEC.md §9). */
+/** What the selectors start on: a summary over the last 7 days with up to 50 records (docs/product.md "Constants and limits"). */
 export const defaultRequest: AssistantBody = { type: 'summary', days: 7, limit: 50 };
 
 /** The Time Range options, e.g. 'Last 7 days'. */
@@ -39,7 +39,7 @@ export function csvFileName(today: Date): string {
 
 /**
  * The toast for a failed request: the server's reason when the plan does not include the
- * assistant (403) or the trial has expired (402), else 'Failed to fetch AI response.' (SPEC.md §8).
+ * assistant (403) or the trial has expired (402), else 'Failed to fetch AI response.' (docs/product.md "Messages").
  */
 export function assistantErrorMessage(error: unknown): string {
   const planRefusal = error instanceof ApiError && (error.code === 'FORBIDDEN' || error.code === 'SUBSCRIPTION_REQUIRED');

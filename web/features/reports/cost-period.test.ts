@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { customRangeQuery, localIsoDate } from './cost-period';
 
-describe('custom date range (SPEC.md §5)', () => {
+describe('custom date range (docs/product.md "Validation rules")', () => {
   it('needs both dates', () => {
     expect(customRangeQuery('', '')).toEqual({ error: 'Please select both start and end dates' });
     expect(customRangeQuery('2025-03-01', '')).toEqual({ error: 'Please select both start and end dates' });

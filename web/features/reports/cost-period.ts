@@ -1,5 +1,5 @@
 /**
- * The cost card's period (SPEC.md "Reports", §5 "Custom date range"): Last Week, Last Month or a
+ * The cost card's period (docs/product.md "Screens: Reports", "Validation rules", custom date range): Last Week, Last Month or a
  * custom range of whole days, checked in the browser with the server's own contract before the
  * range is sent.
  */
@@ -7,7 +7,7 @@ import { costQuery, type CostQuery } from '../../../common/contracts/reports';
 
 export type CostPeriod = CostQuery['period'];
 
-/** The period selector's options, in order (Last Week is the default, SPEC.md §9). */
+/** The period selector's options, in order (Last Week is the default, docs/product.md "Constants and limits"). */
 export const periodOptions: { value: CostPeriod; label: string }[] = [
   { value: 'week', label: 'Last Week' },
   { value: 'month', label: 'Last Month' },

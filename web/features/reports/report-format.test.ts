@@ -16,7 +16,7 @@ describe('trend days', () => {
   });
 });
 
-describe('cost by unit (SPEC.md "Reports")', () => {
+describe('cost by unit (docs/product.md "Screens: Reports")', () => {
   it('marks a week or month figure above the period cost, and only then', () => {
     expect(comparisonTone(12.5, 10)).toBe('above');
     expect(comparisonTone(10, 10)).toBe('within');

@@ -1,6 +1,6 @@
 /**
  * How the Reports screen shows its numbers: the trend's UTC days, the week and month figures of
- * a unit against its period cost (SPEC.md "Reports": red when above, else green), and unit names
+ * a unit against its period cost (docs/product.md "Screens: Reports": red when above, else green), and unit names
  * wrapped to fit beside a bar on a phone.
  */
 

@@ -1,5 +1,5 @@
 /**
- * /subscription: plans and billing (SPEC.md "Subscription"): the current plan, the usage of its
+ * /subscription: plans and billing (docs/product.md "Screens: Subscription"): the current plan, the usage of its
  * limits, the Monthly/Yearly switch, one card per plan with Subscribe, and the billing note.
  */
 import { useState } from 'react';

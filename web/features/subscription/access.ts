@@ -1,4 +1,4 @@
-/** Rules derived from the subscription status (SPEC.md §4 "Trial/subscription"). */
+/** Rules derived from the subscription status (docs/product.md "States and transitions", trial and subscription). */
 import type { SubscriptionStatus } from '../../../common/contracts/session';
 
 /** Access is blocked only when the trial has expired and there is no active subscription. */

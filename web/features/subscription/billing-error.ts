@@ -1,4 +1,4 @@
-/** The toast text for a failed checkout or portal request (SPEC.md §8 "Subscription gate"). */
+/** The toast text for a failed checkout or portal request (docs/product.md "Messages", Subscription gate). */
 import { ApiError } from '../../lib/api-error';
 
 /**

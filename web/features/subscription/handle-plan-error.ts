@@ -1,6 +1,6 @@
 /**
- * What the app does when the server refuses an action because of the plan (SPEC.md §8
- * "Subscription gate"): a 402 LIMIT_REACHED (creating beyond the plan's limit) or a 402
+ * What the app does when the server refuses an action because of the plan (docs/product.md "Messages",
+ * Subscription gate): a 402 LIMIT_REACHED (creating beyond the plan's limit) or a 402
  * SUBSCRIPTION_REQUIRED (the trial has expired). Either way the user is told why and taken to
  * the plans, where the problem can be solved.
  */

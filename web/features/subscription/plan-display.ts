@@ -1,5 +1,5 @@
 /**
- * How plans read on the Subscription screen (SPEC.md "Subscription"): prices per month or year
+ * How plans read on the Subscription screen (docs/product.md "Screens: Subscription"): prices per month or year
  * (per unit for Enterprise), limits ('Unlimited' from 999999), feature names and usage.
  */
 import { UNLIMITED, type Feature, type LimitedResource, type Tier } from '../../../common/contracts/billing';
@@ -44,7 +44,7 @@ export function isUnlimited(limit: number): boolean {
 
 /**
  * A limit line of a tier card: 'Up to 50 units' or 'Unlimited units'; users always read
- * 'Up to N users' (SPEC.md).
+ * 'Up to N users' (docs/product.md "Screens: Subscription").
  */
 export function limitText(resource: LimitedResource, limit: number): string {
   if (resource !== 'users' && isUnlimited(limit)) return `Unlimited ${resource}`;

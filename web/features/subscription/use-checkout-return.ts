@@ -1,5 +1,5 @@
 /**
- * The return from the payment provider's checkout page (SPEC.md "Subscription"):
+ * The return from the payment provider's checkout page (docs/product.md "Screens: Subscription"):
  * /subscription?success=true or ?canceled=true. Says how it went, refreshes the status after a
  * success, and takes the flag out of the address so a reload does not say it again.
  */

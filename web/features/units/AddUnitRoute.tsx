@@ -1,5 +1,5 @@
 /**
- * /add-unit: the add-unit form in a narrow layout (SPEC.md "Add Unit"): Unit Name, Address,
+ * /add-unit: the add-unit form in a narrow layout (docs/product.md "Screens: Add Unit"): Unit Name, Address,
  * Garage, and inventory rows whose stock status is shown as the quantity is typed.
  */
 import { useId } from 'react';
@@ -39,7 +39,7 @@ function NoGarages() {
   );
 }
 
-/** The live status of a row: only once an item is picked, from its threshold (SPEC.md §4). */
+/** The live status of a row: only once an item is picked, from its threshold (docs/product.md "States and transitions"). */
 function RowStatus({ row, item }: { row: StockRowDraft; item: Item | undefined }) {
   if (!item) return null;
   return (

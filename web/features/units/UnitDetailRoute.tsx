@@ -1,5 +1,5 @@
 /**
- * /unit/:unitId: one unit (SPEC.md "Unit detail") — name, address and garage with Edit Unit and
+ * /unit/:unitId: one unit (docs/product.md "Screens: Unit detail") — name, address and garage with Edit Unit and
  * Change/Assign Garage; its stock with minus, plus and remove; Add Manually; Scan Items (not
  * available yet).
  */

@@ -1,5 +1,5 @@
 /**
- * /units: the units list (SPEC.md "Units") with search, Add Unit, the listing import (not
+ * /units: the units list (docs/product.md "Screens: Units") with search, Add Unit, the listing import (not
  * available yet), delete, 'Quick Scan Items' (not available yet) and 'View Details'.
  */
 import { useId, useState } from 'react';
@@ -50,7 +50,7 @@ function UnitsScreen() {
   };
   const closeImport = () => {
     setImporting(false);
-    // SPEC.md: closing the import dialog refreshes the list.
+    // Closing the import dialog refreshes the list (docs/product.md "Screens: Units").
     void queryClient.invalidateQueries({ queryKey: unitsKey, exact: true });
   };
 

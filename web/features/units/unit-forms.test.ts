@@ -19,7 +19,7 @@ function messagesOf(result: { error?: { issues: { path: PropertyKey[]; message: 
   return result.error?.issues.map((issue) => [issue.path.join('.'), issue.message]);
 }
 
-describe('Add Unit form (SPEC.md §5)', () => {
+describe('Add Unit form (docs/product.md "Validation rules")', () => {
   it('asks for name and address, and for a garage', () => {
     expect(messagesOf(addUnitForm.safeParse(emptyAddUnitDraft))).toEqual([
       ['name', UNIT_REQUIRED_MESSAGE],
@@ -51,7 +51,7 @@ describe('Edit Unit form', () => {
   });
 });
 
-describe('Add Manually form (SPEC.md §5)', () => {
+describe('Add Manually form (docs/product.md "Validation rules")', () => {
   it('starts at quantity 1 and needs an item', () => {
     expect(emptyAddStockDraft.quantity).toBe('1');
     expect(messagesOf(addStockForm.safeParse(emptyAddStockDraft))).toEqual([['item_id', ADD_STOCK_REQUIRED_MESSAGE]]);

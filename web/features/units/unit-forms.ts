@@ -1,5 +1,5 @@
 /**
- * The unit forms (SPEC.md "Add Unit", "Unit detail", §5): Add Unit with its inventory, Edit Unit
+ * The unit forms (docs/product.md "Screens: Add Unit", "Screens: Unit detail", "Validation rules"): Add Unit with its inventory, Edit Unit
  * (name, address, assigned garage) and Add Manually — what the inputs hold and the request bodies.
  */
 import { z } from 'zod';
@@ -51,7 +51,7 @@ export interface AddStockDraft {
   quantity: string;
 }
 
-/** A new Add Manually form: no item, quantity 1 (SPEC.md §9). */
+/** A new Add Manually form: no item, quantity 1 (docs/product.md "Constants and limits"). */
 export const emptyAddStockDraft: AddStockDraft = { item_id: '', quantity: '1' };
 
 /** Add Manually draft -> POST /api/units/:id/inventory body: an item and a whole quantity >= 1. */
@@ -60,7 +60,7 @@ export const addStockForm = z.object({
   quantity: z.string().trim().min(1, ADD_STOCK_REQUIRED_MESSAGE).transform(Number).pipe(addUnitStockBody.shape.quantity),
 });
 
-/** A garage as the garage pickers show it: 'name - address' (SPEC.md "Unit detail"). */
+/** A garage as the garage pickers show it: 'name - address' (docs/product.md "Screens: Unit detail"). */
 export function garageOptionLabel(garage: { name: string; address: string }): string {
   return `${garage.name} - ${garage.address}`;
 }

@@ -1,4 +1,4 @@
-/** The units list's search box: matches the name or the address, ignoring case (SPEC.md "Units"). */
+/** The units list's search box: matches the name or the address, ignoring case (docs/product.md "Screens: Units"). */
 import type { Unit } from '../../../common/contracts/stock';
 
 /** The units whose name or address contains `query` (trimmed, any case); all of them for an empty query. */

@@ -15,7 +15,7 @@ const unit: Unit = {
   ],
 };
 
-describe('unit stock on plus and minus (SPEC.md §4)', () => {
+describe('unit stock on plus and minus (docs/product.md "States and transitions")', () => {
   it('moves the tapped row by one and recomputes its status', () => {
     const less = applyAdjustment(unit, 'towel', 'consume');
     expect(less.inventory[0]).toMatchObject({ quantity: 2, status: 'low' });

@@ -1,4 +1,4 @@
-/** /users: the tenant's users (SPEC.md "Users"); not built yet. */
+/** /users: the tenant's users (docs/product.md "Screens: Users"); not built yet. */
 import { PlaceholderScreen } from '../../components/ui/PlaceholderScreen';
 
 /** The Users screen. */

@@ -15,7 +15,7 @@ export function createGarage(body: CreateGarageBody): Promise<Garage> {
   return apiFetch('/api/garages', { method: 'POST', body, schema: garage });
 }
 
-/** Add Garage mutation; at the plan's limit the user is taken to the plans (SPEC.md §8). */
+/** Add Garage mutation; at the plan's limit the user is taken to the plans (docs/product.md "Messages"). */
 export function useCreateGarage() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();

@@ -1,4 +1,4 @@
-/** The Add Garage dialog: name, address and the initial inventory (SPEC.md "Garages"). */
+/** The Add Garage dialog: name, address and the initial inventory (docs/product.md "Screens: Garages"). */
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';

@@ -1,5 +1,5 @@
 /**
- * One garage (SPEC.md "Garages"): name and address with inline edit and delete, and its stock
+ * One garage (docs/product.md "Screens: Garages"): name and address with inline edit and delete, and its stock
  * with Edit Inventory. One of the two edits is open at a time.
  */
 import { useId, useState } from 'react';

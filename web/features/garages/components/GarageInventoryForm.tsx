@@ -1,6 +1,6 @@
 /**
  * Edit Inventory on a garage card: the garage's stock as item-and-quantity rows; Save Inventory
- * makes the stock exactly these rows (SPEC.md "Garages", §4).
+ * makes the stock exactly these rows (docs/product.md "Screens: Garages", "States and transitions").
  */
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';

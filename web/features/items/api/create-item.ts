@@ -12,7 +12,7 @@ export function createItem(body: ItemBody): Promise<Item> {
   return apiFetch('/api/items', { method: 'POST', body, schema: item });
 }
 
-/** Add Item mutation; at the plan's limit the user is taken to the plans (SPEC.md §8). */
+/** Add Item mutation; at the plan's limit the user is taken to the plans (docs/product.md "Messages"). */
 export function useCreateItem() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();

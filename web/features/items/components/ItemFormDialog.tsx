@@ -1,4 +1,4 @@
-/** The Add Item and Edit Item modals (SPEC.md "Items"): name, count cost, category, minimum threshold. */
+/** The Add Item and Edit Item modals (docs/product.md "Screens: Items"): name, count cost, category, minimum threshold. */
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';

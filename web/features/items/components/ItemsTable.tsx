@@ -1,5 +1,5 @@
 /**
- * The items table (SPEC.md "Items"): Item, Count Cost ($), Category, Minimum Threshold, Actions.
+ * The items table (docs/product.md "Screens: Items"): Item, Count Cost ($), Category, Minimum Threshold, Actions.
  * On phones each row is drawn as a card with the column name before each value, so nothing has
  * to scroll sideways; it stays one table for screen readers either way.
  */

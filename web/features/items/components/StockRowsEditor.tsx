@@ -1,5 +1,5 @@
 /**
- * The editable item-and-quantity rows of a stock form, with 'Add Item' (SPEC.md "Garages",
+ * The editable item-and-quantity rows of a stock form, with 'Add Item' (docs/product.md "Screens: Garages",
  * "Add Unit"). The parent form owns the values (react-hook-form) and passes in how each input
  * registers; an item already picked in one row is not offered again in the others.
  */

@@ -1,4 +1,4 @@
-/** GET /api/onboarding/status: whether the tenant still needs onboarding, and its step (SPEC.md §7). */
+/** GET /api/onboarding/status: whether the tenant still needs onboarding, and its step (docs/product.md "Server rules"). */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { onboardingStatus, type OnboardingStatus } from '../../../../common/contracts/onboarding';
 import { apiFetch } from '../../../lib/api-fetch';
@@ -8,7 +8,7 @@ export function getOnboardingStatus(signal?: AbortSignal): Promise<OnboardingSta
   return apiFetch('/api/onboarding/status', { schema: onboardingStatus, signal });
 }
 
-/** Tenant data: cached for 30 s (SPEC.md §9); every onboarding save updates or invalidates it. */
+/** Tenant data: cached for 30 s (docs/product.md "Constants and limits"); every onboarding save updates or invalidates it. */
 export const onboardingStatusQuery = queryOptions({
   queryKey: ['onboarding', 'status'],
   queryFn: ({ signal }) => getOnboardingStatus(signal),

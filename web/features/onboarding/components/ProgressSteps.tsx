@@ -1,4 +1,4 @@
-/** The onboarding progress indicator: Company, Items, Storage, Properties (SPEC.md "Onboarding"). */
+/** The onboarding progress indicator: Company, Items, Storage, Properties (docs/product.md "Screens: Onboarding"). */
 import { Check } from 'lucide-react';
 import { onboardingSteps, type OnboardingStep } from '../../../../common/contracts/onboarding';
 import type { CompletedSteps } from '../step-access';

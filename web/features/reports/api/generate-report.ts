@@ -13,7 +13,7 @@ export function generateReport(body: AssistantBody): Promise<AssistantReply> {
   return apiFetch('/api/reports/assistant', { method: 'POST', body, schema: assistantReply });
 }
 
-/** Generate Report mutation; a failure is told by a toast (SPEC.md §8). */
+/** Generate Report mutation; a failure is told by a toast (docs/product.md "Messages"). */
 export function useGenerateReport() {
   return useMutation({
     mutationFn: generateReport,

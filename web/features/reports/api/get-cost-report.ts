@@ -17,7 +17,7 @@ export function getCostReport(query: CostQuery, signal?: AbortSignal): Promise<C
   return apiFetch(`/api/reports/costs?${params.toString()}`, { schema: costReport, signal });
 }
 
-/** What a failure says (SPEC.md §8): a custom range is what 'Apply Filter' asked for. */
+/** What a failure says (docs/product.md "Messages"): a custom range is what 'Apply Filter' asked for. */
 export function costFailureMessage(query: CostQuery): string {
   return query.period === 'custom' ? 'Failed to apply filter' : 'Failed to fetch cost data';
 }

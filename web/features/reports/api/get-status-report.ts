@@ -8,7 +8,7 @@ export function getStatusReport(signal?: AbortSignal): Promise<StatusReport> {
   return apiFetch('/api/reports/status', { schema: statusReport, signal });
 }
 
-/** What a failure says (SPEC.md §8). */
+/** What a failure says (docs/product.md "Messages"). */
 export const STATUS_FAILURE_MESSAGE = 'Failed to fetch report data';
 
 export const statusReportQuery = queryOptions({

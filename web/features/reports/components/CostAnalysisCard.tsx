@@ -1,5 +1,5 @@
 /**
- * The cost-analysis card (SPEC.md "Reports"): Last Week, Last Month or a Custom Range applied
+ * The cost-analysis card (docs/product.md "Screens: Reports"): Last Week, Last Month or a Custom Range applied
  * with 'Apply Filter'; the period's total, the daily cost and items used, and the cost by unit.
  */
 import { useId, useState, type FormEvent } from 'react';
@@ -93,7 +93,7 @@ function CostSummary({ report }: { report: CostReport }) {
   );
 }
 
-/** Renders the card; it starts on Last Week (SPEC.md §9). */
+/** Renders the card; it starts on Last Week (docs/product.md "Constants and limits"). */
 export function CostAnalysisCard() {
   const id = useId();
   const [period, setPeriod] = useState<CostPeriod>('week');

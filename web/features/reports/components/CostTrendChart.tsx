@@ -1,5 +1,5 @@
 /**
- * The cost card's line chart (SPEC.md "Reports"): one point per UTC day, the cost in dollars on
+ * The cost card's line chart (docs/product.md "Screens: Reports"): one point per UTC day, the cost in dollars on
  * the left axis and the items used on the right; days without usage are zeros from the server.
  */
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from 'recharts';

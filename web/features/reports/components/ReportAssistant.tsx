@@ -1,5 +1,5 @@
 /**
- * The AI assistant panel (SPEC.md "Reports", §4 "AI report"): a conversation that starts with the
+ * The AI assistant panel (docs/product.md "Screens: Reports", "States and transitions", AI report): a conversation that starts with the
  * bot's greeting; Report Type, Time Range and Records, then 'Generate Report' adds the request
  * as the user's message and, while the server works, the bot's bouncing dots; the reply follows
  * as formatted text, or the dots go and a toast tells the failure.

@@ -1,5 +1,5 @@
 /**
- * The status charts (SPEC.md "Reports", §4): one horizontal stacked bar per unit and per garage
+ * The status charts (docs/product.md "Screens: Reports", "States and transitions"): one horizontal stacked bar per unit and per garage
  * with its stock rows as Sufficient (green), Low Stock (yellow) and Critical (red). Bars run
  * sideways so that fifteen or more names stay readable on a phone.
  */

@@ -1,5 +1,5 @@
 /**
- * 'Cost by Unit' (SPEC.md "Reports"): each unit's cost for the chosen period, and its cost over
+ * 'Cost by Unit' (docs/product.md "Screens: Reports"): each unit's cost for the chosen period, and its cost over
  * the last week and month, red when above the period's cost, else green.
  */
 import type { CostReport } from '../../../../common/contracts/reports';

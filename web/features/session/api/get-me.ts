@@ -8,7 +8,7 @@ export function getMe(signal?: AbortSignal): Promise<MeResponse> {
   return apiFetch('/api/me', { schema: meResponse, signal });
 }
 
-/** Tenant data: cached for 30 s (SPEC.md §9). */
+/** Tenant data: cached for 30 s (docs/product.md "Constants and limits"). */
 export const meQuery = queryOptions({
   queryKey: ['me'],
   queryFn: ({ signal }) => getMe(signal),

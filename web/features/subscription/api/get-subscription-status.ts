@@ -1,4 +1,4 @@
-/** GET /api/subscription/status: trial and subscription state of the tenant (SPEC.md §7, §9). */
+/** GET /api/subscription/status: trial and subscription state of the tenant (docs/product.md "Server rules", "Constants and limits"). */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { subscriptionStatus, type SubscriptionStatus } from '../../../../common/contracts/session';
 import { apiFetch } from '../../../lib/api-fetch';
@@ -9,8 +9,8 @@ export function getSubscriptionStatus(signal?: AbortSignal): Promise<Subscriptio
 }
 
 /**
- * Cached for 30 s (SPEC.md §9). A failure is kept in the query's state without a toast
- * ('Failed to fetch subscription status', SPEC.md §8).
+ * Cached for 30 s (docs/product.md "Constants and limits"). A failure is kept in the query's state without a toast
+ * ('Failed to fetch subscription status', docs/product.md "Messages").
  */
 export const subscriptionStatusQuery = queryOptions({
   queryKey: ['subscription', 'status'],

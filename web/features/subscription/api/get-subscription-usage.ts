@@ -1,6 +1,6 @@
 /**
  * GET /api/subscription/usage: how much of each limit (units, items, garages, users) the tenant
- * uses under the plan in force (SPEC.md §7 get_tenant_resource_counts).
+ * uses under the plan in force (docs/product.md "Server rules", get_tenant_resource_counts).
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { usage, type Usage } from '../../../../common/contracts/billing';
@@ -12,7 +12,7 @@ export function getSubscriptionUsage(signal?: AbortSignal): Promise<Usage> {
 }
 
 /**
- * Tenant data: cached for 30 s (SPEC.md §9). A failure shows no toast: the usage only
+ * Tenant data: cached for 30 s (docs/product.md "Constants and limits"). A failure shows no toast: the usage only
  * complements the plans, which stay usable without it.
  */
 export const subscriptionUsageQuery = queryOptions({

@@ -1,4 +1,4 @@
-/** The Monthly/Yearly switch above the plans (SPEC.md "Subscription"); yearly saves up to 11 %. */
+/** The Monthly/Yearly switch above the plans (docs/product.md "Screens: Subscription"); yearly saves up to 11 %. */
 import type { BillingInterval } from '../plan-display';
 
 interface BillingIntervalToggleProps {

@@ -1,5 +1,5 @@
 /**
- * The 'Current Plan' box of the Subscription screen (SPEC.md "Subscription"): the subscribed
+ * The 'Current Plan' box of the Subscription screen (docs/product.md "Screens: Subscription"): the subscribed
  * plan with 'Manage Subscription', the days left in the trial, or the expired trial.
  */
 import type { SubscriptionStatus } from '../../../../common/contracts/session';

@@ -1,5 +1,5 @@
 /**
- * The expired-trial gate (SPEC.md "Expired-trial gate"): replaces a screen with 'Subscription
+ * The expired-trial gate (docs/product.md "Screens: Expired-trial gate"): replaces a screen with 'Subscription
  * Required' when the trial has expired and there is no active subscription.
  */
 import type { ReactNode } from 'react';

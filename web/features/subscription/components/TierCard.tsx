@@ -1,5 +1,5 @@
 /**
- * One plan on the Subscription screen (SPEC.md "Subscription"): name, description, price for the
+ * One plan on the Subscription screen (docs/product.md "Screens: Subscription"): name, description, price for the
  * chosen interval, limits, features with a tick or a cross, and Subscribe — or 'Current Plan',
  * disabled, with a badge, on the plan the tenant is subscribed to.
  */

@@ -12,7 +12,7 @@ export function createUnit(body: CreateUnitBody): Promise<Unit> {
   return apiFetch('/api/units', { method: 'POST', body, schema: unit });
 }
 
-/** Add Unit mutation; at the plan's limit the user is taken to the plans (SPEC.md §8). */
+/** Add Unit mutation; at the plan's limit the user is taken to the plans (docs/product.md "Messages"). */
 export function useCreateUnit() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();

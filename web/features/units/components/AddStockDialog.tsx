@@ -1,4 +1,4 @@
-/** 'Add Manually' on the unit page (SPEC.md "Unit detail"): an item and a quantity (at least 1, default 1). */
+/** 'Add Manually' on the unit page (docs/product.md "Screens: Unit detail"): an item and a quantity (at least 1, default 1). */
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';

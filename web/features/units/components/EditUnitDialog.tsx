@@ -1,5 +1,5 @@
 /**
- * The Edit Unit form of the unit page (SPEC.md "Unit detail"), opened by 'Edit Unit' and by
+ * The Edit Unit form of the unit page (docs/product.md "Screens: Unit detail"), opened by 'Edit Unit' and by
  * 'Change Garage' / 'Assign Garage': Unit Name, Address and Assigned Garage.
  */
 import { useId } from 'react';

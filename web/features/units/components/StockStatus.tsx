@@ -1,5 +1,5 @@
 /**
- * The colours of a unit stock row's status (SPEC.md "Units"): low in the warning colour,
+ * The colours of a unit stock row's status (docs/product.md "Screens: Units"): low in the warning colour,
  * critical in the danger colour, otherwise the success colour. The word is always written too,
  * so the status does not depend on telling colours apart.
  */

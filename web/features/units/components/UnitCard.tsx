@@ -1,5 +1,5 @@
 /**
- * One unit on the units list (SPEC.md "Units"): name, address, garage, its stock with quantity
+ * One unit on the units list (docs/product.md "Screens: Units"): name, address, garage, its stock with quantity
  * badges, a delete icon, 'Quick Scan Items' and 'View Details'.
  */
 import { useId } from 'react';

@@ -1,5 +1,5 @@
 /**
- * One item of the unit page's stock list (SPEC.md "Unit detail"): its quantity in the status
+ * One item of the unit page's stock list (docs/product.md "Screens: Unit detail"): its quantity in the status
  * colour, minus and plus, and remove. On phones the steppers get a line of their own, away from
  * the remove button, so a thumb does not hit the wrong one.
  */
