@@ -1,6 +1,7 @@
 /**
  * Stock API contracts: items, garages (storage), units (properties) and their stock rows
- * (SPEC.md "Units", "Add Unit", "Unit detail", "Garages", "Items", §3, §5; DESIGN.md §4).
+ * (docs/product.md "Screens: Units", "Screens: Add Unit", "Screens: Unit detail", "Screens: Garages",
+ * "Screens: Items", "Entities", "Validation rules", "Stock movements and statuses").
  * Money is dollars (numbers rounded to cents); quantities are whole numbers >= 0.
  */
 import { z } from 'zod';
@@ -9,12 +10,17 @@ import { grouped, MAX_QUANTITY, moneyInput, nonNegativeInt, requiredText } from 
 export const stockStatuses = ['sufficient', 'low', 'critical'] as const;
 export type StockStatus = (typeof stockStatuses)[number];
 
+/** A stock row holding this quantity or less is critical (docs/product.md "Stock movements and statuses"). */
+export const CRITICAL_AT_OR_BELOW = 0;
+
 /**
- * Status of a unit stock row (SPEC.md §4): quantity <= 0 critical, <= the item's minimum
- * threshold low, otherwise sufficient. Computed live in forms and at read time on the server.
+ * Status of a stock row (docs/product.md "Stock movements and statuses"): quantity <=
+ * CRITICAL_AT_OR_BELOW critical, <= the item's minimum threshold low, otherwise sufficient.
+ * Computed live in forms; the server's SQL form is `stockStatusSql` in
+ * server/modules/stock/rules.ts, built from the same constant and tested against this one.
  */
 export function stockStatus(quantity: number, minimumThreshold: number): StockStatus {
-  if (quantity <= 0) return 'critical';
+  if (quantity <= CRITICAL_AT_OR_BELOW) return 'critical';
   if (quantity <= minimumThreshold) return 'low';
   return 'sufficient';
 }
@@ -78,7 +84,7 @@ export const garage = z.object({
 });
 export type Garage = z.infer<typeof garage>;
 
-/** POST /api/garages — the garage with its initial inventory (SPEC.md "Garages"). */
+/** POST /api/garages — the garage with its initial inventory (docs/product.md "Screens: Garages"). */
 export const createGarageBody = z.object({
   name: requiredText('Name', 'Please fill out all fields'),
   address: requiredText('Address', 'Please fill out all fields'),
@@ -115,7 +121,7 @@ export const unit = z.object({
 });
 export type Unit = z.infer<typeof unit>;
 
-/** POST /api/units — Add Unit with its inventory rows (SPEC.md "Add Unit", §5). */
+/** POST /api/units — Add Unit with its inventory rows (docs/product.md "Screens: Add Unit", "Validation rules"). */
 export const createUnitBody = z.object({
   name: requiredText('Name', 'Please provide unit name and address'),
   address: requiredText('Address', 'Please provide unit name and address'),

@@ -1,7 +1,7 @@
 /**
- * The Dashboard in one statement (SPEC.md "Dashboard", §7 fetch_dashboard_stats and
- * fetch_dashboard_logs_alerts). Stock status is derived at read time from the item's minimum
- * threshold (DESIGN.md §4): quantity <= 0 critical, <= threshold low. The threshold is read from
+ * The Dashboard in one statement (docs/product.md "Screens: Dashboard"). Stock status is derived
+ * at read time from the item's minimum threshold by the rules of stock/rules.ts (docs/product.md
+ * "Stock movements and statuses"). The threshold is read from
  * the stock row's copy (`item_threshold`, migration 0004), so the rows in alert come from a partial
  * index instead of a join over every stock row of the tenant.
  *
@@ -11,6 +11,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { DashboardResponse } from '../../../common/contracts/dashboard';
 import { queryRows, type Db } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
+import { inAlertSql, isCriticalSql, stockStatusSql } from '../stock/rules';
 
 /** How many alerts per list and activity rows the dashboard returns (paged 5 at a time in the browser). */
 export const DASHBOARD_LIST_LIMIT = 100;
@@ -29,13 +30,13 @@ function alerts(tenantId: string, location: 'unit' | 'garage'): SQL {
   return sql`coalesce((
     select json_agg(json_build_object(
              'id', s.id, 'item_name', i.name, 'location_name', p.name, 'location_type', ${location}::text,
-             'alert_type', case when s.quantity <= 0 then 'critical' else 'low' end,
+             'alert_type', ${stockStatusSql(sql`s.quantity`, sql`s.item_threshold`)},
              'created_at', ${isoUtc(sql`s.updated_at`)})
-           order by s.quantity <= 0 desc, s.updated_at desc, s.id desc)
+           order by ${isCriticalSql(sql`s.quantity`)} desc, s.updated_at desc, s.id desc)
     from (
-      select id, item_id, ${placeId} as place_id, quantity, updated_at from ${stock}
-      where tenant_id = ${tenantId} and quantity <= item_threshold
-      order by (quantity <= 0) desc, updated_at desc, id desc
+      select id, item_id, ${placeId} as place_id, quantity, item_threshold, updated_at from ${stock}
+      where tenant_id = ${tenantId} and ${inAlertSql(sql`quantity`, sql`item_threshold`)}
+      order by (${isCriticalSql(sql`quantity`)}) desc, updated_at desc, id desc
       limit ${DASHBOARD_LIST_LIMIT}
     ) s
     join items i on i.tenant_id = ${tenantId} and i.id = s.item_id
@@ -75,8 +76,9 @@ export async function getDashboard(db: Db, tenantId: string): Promise<DashboardR
         'recent_activity', ${recentActivity(tenantId)}
       ) as dashboard
       from (
-        select count(*) filter (where quantity > 0)::int as low, count(*) filter (where quantity <= 0)::int as critical
-        from unit_inventory where tenant_id = ${tenantId} and quantity <= item_threshold
+        select count(*) filter (where not ${isCriticalSql(sql`quantity`)})::int as low,
+               count(*) filter (where ${isCriticalSql(sql`quantity`)})::int as critical
+        from unit_inventory where tenant_id = ${tenantId} and ${inAlertSql(sql`quantity`, sql`item_threshold`)}
       ) alert`);
     return row!.dashboard;
   });

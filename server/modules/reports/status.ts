@@ -1,23 +1,25 @@
 /**
- * Stock status per location for the Reports charts (SPEC.md "Reports" status charts, §4):
- * unit rows by the derived status (quantity <= 0 critical, <= threshold low), garage rows by the
- * spec's fixed buckets (> 20 sufficient, > 10 low, else critical).
+ * Stock status per location for the Reports charts (docs/product.md "Screens: Reports"): unit
+ * rows by their derived status, garage rows by the chart's fixed buckets (stock/rules.ts).
  */
 import { sql } from 'drizzle-orm';
 import type { StatusReport } from '../../../common/contracts/reports';
 import { queryRows, type Tx } from '../../db/client';
+import { garageBucketSql, stockStatusSql } from '../stock/rules';
 
 type Bar = { id: string; name: string; sufficient: number; low: number; critical: number };
 
 /** Reads the status bars of every unit and garage of `tenantId`, ordered by name. */
 export async function getStatusReport(tx: Tx, tenantId: string): Promise<StatusReport> {
+  const unitStatus = stockStatusSql(sql`s.quantity`, sql`i.minimum_threshold`);
+  const garageBucket = garageBucketSql(sql`s.quantity`);
   const units = await queryRows<Bar>(
     tx,
     sql`
     select u.id, u.name,
-      count(s.id) filter (where s.quantity > i.minimum_threshold)::int as sufficient,
-      count(s.id) filter (where s.quantity > 0 and s.quantity <= i.minimum_threshold)::int as low,
-      count(s.id) filter (where s.quantity <= 0)::int as critical
+      count(s.id) filter (where ${unitStatus} = 'sufficient')::int as sufficient,
+      count(s.id) filter (where ${unitStatus} = 'low')::int as low,
+      count(s.id) filter (where ${unitStatus} = 'critical')::int as critical
     from units u
     left join unit_inventory s on s.tenant_id = u.tenant_id and s.unit_id = u.id
     left join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
@@ -28,9 +30,9 @@ export async function getStatusReport(tx: Tx, tenantId: string): Promise<StatusR
     tx,
     sql`
     select g.id, g.name,
-      count(s.id) filter (where s.quantity > 20)::int as sufficient,
-      count(s.id) filter (where s.quantity > 10 and s.quantity <= 20)::int as low,
-      count(s.id) filter (where s.quantity <= 10)::int as critical
+      count(s.id) filter (where ${garageBucket} = 'sufficient')::int as sufficient,
+      count(s.id) filter (where ${garageBucket} = 'low')::int as low,
+      count(s.id) filter (where ${garageBucket} = 'critical')::int as critical
     from garages g
     left join garage_inventory s on s.tenant_id = g.tenant_id and s.garage_id = g.id
     where g.tenant_id = ${tenantId}

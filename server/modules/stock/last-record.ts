@@ -1,5 +1,5 @@
 /**
- * The last-record rule (SPEC.md §5, §7 check_is_last_record): a tenant always keeps at least
+ * The last-record rule (docs/product.md "Server rules"): a tenant always keeps at least
  * one unit, one garage and one item.
  */
 import { sql } from 'drizzle-orm';

@@ -165,7 +165,7 @@ export async function zeroLocation(tx: Tx, location: Location, meta: MovementMet
 }
 
 /**
- * A transfer of n from a garage to a unit (DESIGN.md §4 `restock`, also `scan`; the plus button's
+ * A transfer of n from a garage to a unit (docs/product.md "Stock movements and statuses": `restock`, also `scan`; the plus button's
  * presses of 1 go through restockPresses): two ledger rows
  * sharing a transfer id, -n at the garage and +n at the unit. The unit's stock row, when it
  * exists, is locked first (the lock order); then one statement decrements the garage row,
@@ -257,7 +257,7 @@ export type RestockOutcome =
   | { kind: 'garage_short' };
 
 /**
- * Transfers of 1 from each unit's garage to the unit (DESIGN.md §4 `restock`), for presses of
+ * Transfers of 1 from each unit's garage to the unit (docs/product.md "Stock movements and statuses": `restock`), for presses of
  * one tenant taken in order, written by one statement: per transfer two ledger rows sharing a
  * transfer id, -1 at the garage and +1 at the unit. Each garage row gives what it holds to the
  * earliest presses, never going below zero; the later presses are `garage_short`. A unit's

@@ -1,5 +1,5 @@
 /**
- * Units — properties (SPEC.md "Units", "Add Unit", "Unit detail", §4; DESIGN.md §4).
+ * Units — properties (docs/product.md "Screens: Units", "Screens: Add Unit", "Screens: Unit detail", "Stock movements and statuses").
  * The minus button is a `consumption` of 1 floored at 0; the plus button is a real `restock`
  * transfer of 1 from the unit's garage (the garage loses what the unit gains).
  */
@@ -21,6 +21,7 @@ import type { TenantIdentity } from '../auth/session';
 import { assertItemsExist } from '../items/service';
 import { assertAccess, assertWithinLimit } from '../billing/plans';
 import { assertNotLastRecord } from '../stock/last-record';
+import { stockStatusSql } from '../stock/rules';
 import { batch } from '../../lib/batch';
 import {
   changeStock,
@@ -45,7 +46,7 @@ async function readUnits(tx: Tx, tenantId: string, id?: string): Promise<Unit[]>
       (select json_agg(json_build_object(
                 'id', s.id, 'item_id', s.item_id, 'item_name', i.name, 'quantity', s.quantity,
                 'minimum_threshold', i.minimum_threshold,
-                'status', case when s.quantity <= 0 then 'critical' when s.quantity <= i.minimum_threshold then 'low' else 'sufficient' end)
+                'status', ${stockStatusSql(sql`s.quantity`, sql`i.minimum_threshold`)})
               order by i.name, s.item_id)
        from unit_inventory s join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
        where s.tenant_id = u.tenant_id and s.unit_id = u.id) as inventory
@@ -190,7 +191,7 @@ async function lockUnitRow(tx: Tx, tenantId: string, unitId: string, itemId: str
 }
 
 /**
- * The minus button: consumes 1 at the unit; at 0 nothing changes (SPEC.md §4). The expired-trial
+ * The minus button: consumes 1 at the unit; at 0 nothing changes (docs/product.md "Stock movements and statuses"). The expired-trial
  * gate is checked inside the same transaction (`now`): plus and minus are pressed in bursts.
  * @throws 404; SUBSCRIPTION_REQUIRED
  */

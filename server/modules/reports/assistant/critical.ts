@@ -7,7 +7,8 @@
  */
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
-import { count, LISTED, mdText, stockStatus, type ReportBuilder } from './shared';
+import { count, LISTED, mdText, type ReportBuilder } from './shared';
+import { stockStatusSql } from '../../stock/rules';
 
 interface AlertRow {
   status: 'low' | 'critical';
@@ -34,7 +35,7 @@ function sentence(r: AlertRow): string {
 export const criticalReport: ReportBuilder = async (tx, tenantId, range) => {
   const alerts = sql`
     select * from (
-      select ${stockStatus(sql`s.quantity`, sql`i.minimum_threshold`)} as status, 'unit' as location_type, u.name as location,
+      select ${stockStatusSql(sql`s.quantity`, sql`i.minimum_threshold`)} as status, 'unit' as location_type, u.name as location,
         i.name as item, s.quantity, i.minimum_threshold as minimum, g.name as garage,
         case when u.garage_id is not null then coalesce(gs.quantity, 0) end as available
       from unit_inventory s
@@ -44,7 +45,7 @@ export const criticalReport: ReportBuilder = async (tx, tenantId, range) => {
       left join garage_inventory gs on gs.tenant_id = u.tenant_id and gs.garage_id = u.garage_id and gs.item_id = s.item_id
       where s.tenant_id = ${tenantId}
       union all
-      select ${stockStatus(sql`s.quantity`, sql`i.minimum_threshold`)}, 'garage', g.name, i.name, s.quantity, i.minimum_threshold, null, null
+      select ${stockStatusSql(sql`s.quantity`, sql`i.minimum_threshold`)}, 'garage', g.name, i.name, s.quantity, i.minimum_threshold, null, null
       from garage_inventory s
       join garages g on g.tenant_id = s.tenant_id and g.id = s.garage_id
       join items i on i.tenant_id = s.tenant_id and i.id = s.item_id

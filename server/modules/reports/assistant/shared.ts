@@ -1,5 +1,5 @@
 /**
- * What the assistant's report modules share (DESIGN.md §7): the shape of a report's facts, its
+ * What the assistant's report modules share (docs/product.md "Reports"): the shape of a report's facts, its
  * time range, the SQL pieces every report reads (usage with names, derived stock status, money
  * as cents) and the sentence helpers of the facts. Money stays SQL numeric until it is printed
  * as text with two decimals; counts and sums of quantities are SQL bigint (a sum of stock rows
@@ -34,20 +34,13 @@ export interface ReportFacts {
 /** Computes one report type for `tenantId` inside the caller's tenant transaction. */
 export type ReportBuilder = (tx: Tx, tenantId: string, range: ReportRange) => Promise<ReportFacts>;
 
-/** The last `days` days before `now` (SPEC.md §9 time range options). */
+/** The last `days` days before `now` (docs/product.md "Constants and limits": time range options). */
 export function reportRange(now: Date, days: number, limit: number): ReportRange {
   return { start: new Date(now.getTime() - days * DAY_MS), end: now, days, limit };
 }
 
 /** SQL: a numeric dollar amount (null counts as 0) rounded to cents, as text, e.g. '0.30'. */
 export const money = (expr: SQL): SQL => sql`round(coalesce(${expr}, 0), 2)::text`;
-
-/**
- * SQL: the derived stock status of a row (DESIGN.md §4): quantity <= 0 critical, <= the item's
- * minimum_threshold low, else sufficient.
- */
-export const stockStatus = (quantity: SQL, minimum: SQL): SQL =>
-  sql`case when ${quantity} <= 0 then 'critical' when ${quantity} <= ${minimum} then 'low' else 'sufficient' end`;
 
 /**
  * SQL: the usage rows of the range (the one definition, usage-sql.ts) with the unit's name and

@@ -7,10 +7,11 @@
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
 import { usageRows } from '../usage-sql';
-import { count, listed, LISTED, mdText, money, period, stockStatus, usd, type ReportBuilder } from './shared';
+import { count, listed, LISTED, mdText, money, period, usd, type ReportBuilder } from './shared';
+import { stockStatusSql } from '../../stock/rules';
 
 export const summaryReport: ReportBuilder = async (tx, tenantId, range) => {
-  const status = stockStatus(sql`s.quantity`, sql`i.minimum_threshold`);
+  const status = stockStatusSql(sql`s.quantity`, sql`i.minimum_threshold`);
   const usage = usageRows(tenantId, range.start, range.end);
   const perItem = sql`
     with used as (

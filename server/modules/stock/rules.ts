@@ -1,0 +1,33 @@
+/**
+ * The stock rules in SQL, one home for each (docs/product.md "Stock movements and statuses"):
+ * the status of a stock row, the garage chart's buckets. Built from the constants of
+ * common/contracts/stock.ts, whose `stockStatus` is the TypeScript form of the same rule
+ * (rules.test.ts checks they agree on every boundary). Constants are written into the SQL text,
+ * not sent as parameters, so the predicates match the partial alert indexes
+ * (`quantity <= item_threshold`, ordered by `quantity <= 0`, migration 0004).
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { CRITICAL_AT_OR_BELOW } from '../../../common/contracts/stock';
+
+const critical = sql.raw(String(CRITICAL_AT_OR_BELOW));
+
+/** SQL: true when a row of `quantity` is critical. */
+export const isCriticalSql = (quantity: SQL): SQL => sql`${quantity} <= ${critical}`;
+
+/** SQL: true when a row is in alert, low or critical (what the dashboard lists and counts). */
+export const inAlertSql = (quantity: SQL, threshold: SQL): SQL => sql`${quantity} <= ${threshold}`;
+
+/** SQL: the status of a row, 'critical' | 'low' | 'sufficient', as `stockStatus` derives it. */
+export const stockStatusSql = (quantity: SQL, threshold: SQL): SQL =>
+  sql`case when ${isCriticalSql(quantity)} then 'critical' when ${inAlertSql(quantity, threshold)} then 'low' else 'sufficient' end`;
+
+/**
+ * The garage status chart's fixed buckets (docs/product.md "Screens: Reports"): a garage row of
+ * more than GARAGE_SUFFICIENT_ABOVE is sufficient, more than GARAGE_LOW_ABOVE low, else critical.
+ */
+export const GARAGE_SUFFICIENT_ABOVE = 20;
+export const GARAGE_LOW_ABOVE = 10;
+
+/** SQL: the garage chart bucket of a garage row, 'critical' | 'low' | 'sufficient'. */
+export const garageBucketSql = (quantity: SQL): SQL =>
+  sql`case when ${quantity} > ${sql.raw(String(GARAGE_SUFFICIENT_ABOVE))} then 'sufficient' when ${quantity} > ${sql.raw(String(GARAGE_LOW_ABOVE))} then 'low' else 'critical' end`;
