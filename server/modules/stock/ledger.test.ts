@@ -1,5 +1,5 @@
 /**
- * Ledger correctness (DESIGN.md §4): after thousands of random operations every quantity equals
+ * Ledger correctness (docs/product.md "Stock movements and statuses"): after thousands of random operations every quantity equals
  * the sum of its ledger rows, none is negative, and transfers conserve stock; 200 concurrent
  * plus-presses against a garage of 50 accept exactly 50.
  */
