@@ -1,6 +1,6 @@
 /**
  * buildApp: registers plugins and modules on a Fastify instance and returns it; never listens
- * (DESIGN.md §1). main.ts listens; tests call `app.inject`.
+ * (docs/ARCHITECTURE.md "The parts"). main.ts listens; tests call `app.inject`.
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

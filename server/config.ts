@@ -1,6 +1,6 @@
 /**
- * Configuration: the only reader of process.env (DESIGN.md §1). Every variable is validated at
- * boot; a bad value stops the boot with a message naming every bad variable.
+ * Configuration: the only reader of process.env (docs/ARCHITECTURE.md "The parts"). Every variable
+ * is validated at boot; a bad value stops the boot with a message naming every bad variable.
  */
 import { isIP } from 'node:net';
 import { z } from 'zod';

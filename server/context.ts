@@ -21,7 +21,8 @@ export interface AppContext {
   /** The signed-in user and their tenant. @throws AppError UNAUTHENTICATED | NO_TENANT */
   tenant(request: FastifyRequest): Promise<TenantIdentity>;
   /**
-   * Like `tenant`, for the screens behind the expired-trial gate (SPEC.md "Expired-trial gate").
+   * Like `tenant`, for the screens behind the expired-trial gate (docs/product.md
+   * "Screens: Expired-trial gate").
    * @throws AppError UNAUTHENTICATED | NO_TENANT | SUBSCRIPTION_REQUIRED
    */
   gatedTenant(request: FastifyRequest): Promise<TenantIdentity>;

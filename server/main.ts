@@ -1,7 +1,7 @@
 /**
  * Boot: parse config -> open the database -> migrate -> listen -> graceful shutdown on
- * SIGINT/SIGTERM (DESIGN.md §1). Without DATABASE_URL the embedded PGlite in DATA_DIR is used and
- * a random APP_SECRET is generated once and kept there.
+ * SIGINT/SIGTERM (docs/ARCHITECTURE.md "The parts"). Without DATABASE_URL the embedded PGlite in
+ * DATA_DIR is used and a random APP_SECRET is generated once and kept there.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

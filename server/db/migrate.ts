@@ -1,7 +1,7 @@
 /**
- * Applies the committed drizzle-kit migrations in drizzle/ (DESIGN.md §2). Run at every boot on
- * either database; already applied migrations are skipped. On PostgreSQL an advisory lock keeps
- * two booting processes from migrating at once.
+ * Applies the committed drizzle-kit migrations in drizzle/ (docs/ARCHITECTURE.md "The parts"). Run
+ * at every boot on either database; already applied migrations are skipped. On PostgreSQL an
+ * advisory lock keeps two booting processes from migrating at once.
  */
 import { fileURLToPath } from 'node:url';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';

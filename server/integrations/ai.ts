@@ -1,7 +1,7 @@
 /**
- * AI adapter (DESIGN.md §6, §7) over the official `openai` SDK. Every AI call goes through the
- * server, so the key never reaches the browser. `baseUrl` points the SDK at any
- * OpenAI-compatible API (tests use a fake on loopback).
+ * AI adapter (docs/ARCHITECTURE.md "The parts"; docs/product.md "Reports") over the official
+ * `openai` SDK. Every AI call goes through the server, so the key never reaches the browser.
+ * `baseUrl` points the SDK at any OpenAI-compatible API (tests use a fake on loopback).
  */
 import OpenAI from 'openai';
 

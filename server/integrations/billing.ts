@@ -1,7 +1,8 @@
 /**
- * Stripe adapter (DESIGN.md §5, §6), through the official SDK: Checkout Sessions in
- * subscription mode, Customer Portal sessions, and webhook signature verification on the exact
- * raw body. `apiBase` points the SDK at another host (tests use a fake on loopback).
+ * Stripe adapter (docs/product.md "Plans, trial and limits"; docs/ARCHITECTURE.md "The parts"),
+ * through the official SDK: Checkout Sessions in subscription mode, Customer Portal sessions, and
+ * webhook signature verification on the exact raw body. `apiBase` points the SDK at another host
+ * (tests use a fake on loopback).
  */
 import Stripe from 'stripe';
 

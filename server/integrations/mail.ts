@@ -1,6 +1,7 @@
 /**
- * Outgoing email through SMTP with nodemailer (DESIGN.md §6). Without an SMTP URL every message,
- * links included, is written to the server log instead, so a fresh install works end to end.
+ * Outgoing email through SMTP with nodemailer (docs/ARCHITECTURE.md "The parts"). Without an SMTP
+ * URL every message, links included, is written to the server log instead, so a fresh install works
+ * end to end.
  */
 import nodemailer from 'nodemailer';
 

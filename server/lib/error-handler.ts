@@ -1,5 +1,5 @@
 /**
- * The one Fastify error handler (DESIGN.md §8): every failure answers
+ * The one Fastify error handler (docs/ARCHITECTURE.md "How a request flows"): every failure answers
  * `{ error: { code, message, issues? } }` with the status of its code. 5xx never leak internals.
  * That includes the answers Fastify and Node write before any route runs (decision 015): router
  * errors (`answerFrameworkError`), requests Node's parser refuses (`answerClientError`) and

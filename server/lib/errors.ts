@@ -1,6 +1,7 @@
 /**
- * AppError: the one error type services throw (DESIGN.md §8). The HTTP status comes from the
- * code's entry in common/errors.ts; the Fastify error handler turns it into the error body.
+ * AppError: the one error type services throw (docs/ARCHITECTURE.md "How a request flows"). The
+ * HTTP status comes from the code's entry in common/errors.ts; the Fastify error handler turns it
+ * into the error body.
  */
 import { errorStatus, type ErrorCode, type FieldIssue } from '../../common/errors';
 

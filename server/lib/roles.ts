@@ -1,5 +1,5 @@
 /**
- * Role checks (DESIGN.md §3): members manage stock; admins also manage items, storage,
+ * Role checks (docs/product.md "Roles"): members manage stock; admins also manage items, storage,
  * properties, imports and users; owners also manage billing.
  */
 import type { Role } from '../../common/contracts/session';

@@ -1,8 +1,8 @@
 /**
- * Test harness for API integration tests through `app.inject` (DESIGN.md §9): a migrated
- * database per test file (PGlite always, PostgreSQL too when DATABASE_URL is set), a mail sink
- * that keeps every message, a clock the test can move, and helpers that walk a user through
- * sign-up, email confirmation, sign-in and onboarding.
+ * Test harness for API integration tests through `app.inject` (CONTRIBUTING.md): a migrated
+ * database per test file (PGlite always, PostgreSQL too when DATABASE_URL is set), a mail sink that
+ * keeps every message, a clock the test can move, and helpers that walk a user through sign-up,
+ * email confirmation, sign-in and onboarding.
  */
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';

@@ -71,7 +71,8 @@ export const verifications = pgTable(
 
 /**
  * Tenants (better-auth organizations). `onboardingStep` is the last onboarding step the server
- * saved; `onboardingCompletedAt` is set by "Complete Setup" (SPEC.md "Onboarding").
+ * saved; `onboardingCompletedAt` is set by "Complete Setup" (docs/product.md
+ * "Screens: Onboarding").
  */
 export const tenants = pgTable('tenants', {
   id: uuid('id').primaryKey().defaultRandom(),

@@ -1,6 +1,7 @@
 /**
- * Plans and the tenant's subscription state (SPEC.md §3 subscription_tiers, §4; DESIGN.md §5).
- * `subscription_tiers` and `processed_webhook_events` are global reference tables (no tenant_id).
+ * Plans and the tenant's subscription state (docs/product.md "Entities" subscription_tiers,
+ * "States and transitions", "Plans, trial and limits"). `subscription_tiers` and
+ * `processed_webhook_events` are global reference tables (no tenant_id).
  */
 import { sql } from 'drizzle-orm';
 import { boolean, check, integer, jsonb, numeric, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';

@@ -1,6 +1,7 @@
 /**
- * Credentials for the listings provider (SPEC.md §3 "Provider credentials record"). Secrets are
- * stored encrypted (AES-256-GCM with a key derived from APP_SECRET, DESIGN.md §6).
+ * Credentials for the listings provider (docs/product.md "Entities": provider credentials record).
+ * Secrets are stored encrypted (AES-256-GCM with a key derived from APP_SECRET,
+ * docs/ARCHITECTURE.md "The parts").
  */
 import { pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { tenants } from './auth';

@@ -1,9 +1,10 @@
 /**
  * Stock tables: locations (units = properties, garages = storage), items, stock rows per
- * location and item, and the ledger of stock movements (inventory_logs). DESIGN.md §2 and §4.
- * Every table is keyed by (tenant_id, id) and foreign keys carry tenant_id (Citus-ready).
- * Quantities are integers kept >= 0 by CHECK constraints; money is numeric(12,2) dollars. The
- * input limits (docs/decisions/011-input-limits.md) are CHECK constraints too: at most
+ * location and item, and the ledger of stock movements (inventory_logs). docs/product.md
+ * "Stock movements and statuses"; docs/ARCHITECTURE.md "Where the ledger is enforced",
+ * "Citus-readiness". Every table is keyed by (tenant_id, id) and foreign keys carry tenant_id
+ * (Citus-ready). Quantities are integers kept >= 0 by CHECK constraints; money is numeric(12,2)
+ * dollars. The input limits (docs/decisions/011-input-limits.md) are CHECK constraints too: at most
  * MAX_STOCK_QUANTITY per stock row, at most MAX_UNIT_COST dollars per item. Migration 0009 adds
  * them NOT VALID (rows written before them are not checked until they change).
  */
@@ -149,7 +150,7 @@ export const unitInventory = pgTable(
   ],
 );
 
-/** Stock movement types of the ledger (DESIGN.md §4). */
+/** Stock movement types of the ledger (docs/product.md "Stock movements and statuses"). */
 export type MovementType = (typeof movementTypes)[number];
 const movementTypes = ['initial', 'external_addition', 'restock', 'consumption', 'count', 'scan'] as const;
 
@@ -181,8 +182,9 @@ export const inventoryLogs = pgTable(
     index('inventory_logs_tenant_created_idx').on(t.tenantId, t.createdAt),
     index('inventory_logs_unit_item_idx').on(t.tenantId, t.unitId, t.itemId),
     index('inventory_logs_garage_item_idx').on(t.tenantId, t.garageId, t.itemId),
-    // Usage rows only (DESIGN.md §4): what cost reports read, by time. Migration 0005 adds the
-    // INCLUDE columns (unit_id, item_id, quantity_change, unit_cost) that drizzle cannot express.
+    // Usage rows only (docs/product.md "Stock movements and statuses"): what cost reports read,
+    // by time. Migration 0005 adds the INCLUDE columns (unit_id, item_id, quantity_change,
+    // unit_cost) that drizzle cannot express.
     index('inventory_logs_usage_idx')
       .on(t.tenantId, t.createdAt)
       .where(sql`${t.sourceType} = 'unit' and ${t.quantityChange} < 0 and ${t.type} in ('consumption', 'count')`),
@@ -194,13 +196,14 @@ export const inventoryLogs = pgTable(
 );
 
 /**
- * Usage per unit and UTC day (DESIGN.md §4 usage: consumption and negative count rows at units):
- * `used` pieces and `cost_cents` (whole cents of quantity × the row's unit cost). A day's
- * totals grow with every request (migration 0011, docs/decisions/011-input-limits.md): `used` is
- * bigint (2^63 pieces take 9 × 10^12 requests of the maximum 1,000,000) and `cost_cents` an
- * unbounded numeric (~92,000 requests at the maximum quantity and cost pass 2^63 cents). Kept equal to
- * the ledger's sums by statement triggers on inventory_logs (migration 0006,
- * docs/decisions/007-usage-rollups.md), so reports read a day of a unit as one row.
+ * Usage per unit and UTC day (docs/product.md "Stock movements and statuses", usage: consumption
+ * and negative count rows at units): `used` pieces and `cost_cents` (whole cents of quantity × the
+ * row's unit cost). A day's totals grow with every request (migration 0011,
+ * docs/decisions/011-input-limits.md): `used` is bigint (2^63 pieces take 9 × 10^12 requests of the
+ * maximum 1,000,000) and `cost_cents` an unbounded numeric (~92,000 requests at the maximum
+ * quantity and cost pass 2^63 cents). Kept equal to the ledger's sums by statement triggers on
+ * inventory_logs (migration 0006, docs/decisions/007-usage-rollups.md), so reports read a day of a
+ * unit as one row.
  */
 export const unitUsageDaily = pgTable(
   'unit_usage_daily',

@@ -1,7 +1,8 @@
 /**
- * Checkout and Customer Portal sessions (SPEC.md §5 "Checkout", §8; DESIGN.md §5). Only the
- * tenant's owner may start them; the price id is looked up on the server from the tier and the
- * interval (configuration first, then the tiers table), never taken from the browser.
+ * Checkout and Customer Portal sessions (docs/product.md "Validation rules" Checkout, "Messages",
+ * "Plans, trial and limits"). Only the tenant's owner may start them; the price id is looked up on
+ * the server from the tier and the interval (configuration first, then the tiers table), never
+ * taken from the browser.
  */
 import { eq, sql } from 'drizzle-orm';
 import type { CheckoutBody } from '../../../common/contracts/billing';

@@ -1,5 +1,6 @@
 /**
- * Plans, limits and the access rule, enforced on the server (DESIGN.md §5; SPEC.md §4).
+ * Plans, limits and the access rule, enforced on the server (docs/product.md
+ * "Plans, trial and limits", "States and transitions").
  * - Access is blocked when the trial has expired and the subscription is not active.
  * - The limits in force are the subscribed tier's; during the trial (and until a tier is known)
  *   the trial plan's, Professional (docs/decisions/003-trial-plan.md).
@@ -82,7 +83,8 @@ async function accessState(tx: Tx, tenantId: string, now: Date, forUpdate: boole
 }
 
 /**
- * The access rule of SPEC.md §4 for a guarded action, inside the caller's tenant transaction.
+ * The access rule of docs/product.md "States and transitions" for a guarded action, inside the
+ * caller's tenant transaction.
  * @throws AppError SUBSCRIPTION_REQUIRED when the trial has expired and no subscription is active.
  */
 export async function assertAccess(tx: Tx, tenantId: string, now: Date): Promise<void> {
@@ -135,7 +137,10 @@ export async function assertFeature(tx: Tx, tenantId: string, feature: Feature, 
   }
 }
 
-/** SPEC.md §7 get_tenant_resource_counts, with the limits and counts behind each allowance. */
+/**
+ * get_tenant_resource_counts of docs/product.md "Server rules", with the limits and counts behind
+ * each allowance.
+ */
 export async function getUsage(tx: Tx, tenantId: string, now: Date): Promise<Usage> {
   const { tier } = await accessState(tx, tenantId, now, false);
   const resources = ['units', 'items', 'garages', 'users'] as const;

@@ -1,4 +1,7 @@
-/** HTTP routes of plans and billing (SPEC.md "Subscription"; DESIGN.md §5). */
+/**
+ * HTTP routes of plans and billing (docs/product.md "Screens: Subscription",
+ * "Plans, trial and limits").
+ */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

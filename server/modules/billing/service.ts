@@ -1,7 +1,8 @@
 /**
- * Subscription status of a tenant (SPEC.md §7 get_subscription_status, §4 "Trial/subscription").
- * The trial is ours (DESIGN.md §5): it ends `trial_ends_at` (UTC); access is blocked only when
- * the trial has expired and the subscription is not active.
+ * Subscription status of a tenant (docs/product.md "Server rules" get_subscription_status,
+ * "States and transitions" trial/subscription). The trial is ours (docs/product.md
+ * "Plans, trial and limits"): it ends `trial_ends_at` (UTC); access is blocked only when the trial
+ * has expired and the subscription is not active.
  */
 import { eq } from 'drizzle-orm';
 import type { SubscriptionStatus } from '../../../common/contracts/session';

@@ -1,10 +1,11 @@
 /**
- * Applies verified Stripe webhook events to the tenant's subscription state (DESIGN.md §5):
- * each event id is recorded once (a replay changes nothing), and an event older than the
- * newest one applied is recorded but not applied, so a late `updated` never undoes a later
- * `deleted`. Handled: checkout.session.completed, customer.subscription.created / updated /
- * deleted, invoice.paid, invoice.payment_failed. Stripe API objects are read defensively, as
- * their shape differs across API versions (e.g. current_period_end on the subscription or its items).
+ * Applies verified Stripe webhook events to the tenant's subscription state (docs/product.md
+ * "Plans, trial and limits"): each event id is recorded once (a replay changes nothing), and an
+ * event older than the newest one applied is recorded but not applied, so a late `updated` never
+ * undoes a later `deleted`. Handled: checkout.session.completed, customer.subscription.created /
+ * updated / deleted, invoice.paid, invoice.payment_failed. Stripe API objects are read defensively,
+ * as their shape differs across API versions (e.g. current_period_end on the subscription or its
+ * items).
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Db, Tx } from '../../db/client';

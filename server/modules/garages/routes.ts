@@ -1,4 +1,4 @@
-/** HTTP routes of garages — storage (SPEC.md "Garages"). */
+/** HTTP routes of garages — storage (docs/product.md "Screens: Garages"). */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

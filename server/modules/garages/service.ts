@@ -1,8 +1,8 @@
 /**
- * Garages — storage locations (SPEC.md "Garages", §4 "Garage creation"; DESIGN.md §4).
- * Creating a garage with stock writes `initial` movements; "Save Inventory" is a stocktake whose
- * changes are `count` movements; deleting a garage first counts its stock down to 0 and
- * unassigns its units, all in one transaction.
+ * Garages — storage locations (docs/product.md "Screens: Garages", "States and transitions" garage
+ * creation, "Stock movements and statuses"). Creating a garage with stock writes `initial`
+ * movements; "Save Inventory" is a stocktake whose changes are `count` movements; deleting a garage
+ * first counts its stock down to 0 and unassigns its units, all in one transaction.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type {

@@ -1,4 +1,4 @@
-/** HTTP routes of items (SPEC.md "Items"). */
+/** HTTP routes of items (docs/product.md "Screens: Items"). */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,7 +1,8 @@
 /**
- * Items (SPEC.md "Items", §3, §5): the supplies a tenant counts. Money in dollars, stored as
- * numeric(12,2). An item that still has stock anywhere cannot be deleted: its stock must be
- * counted down to 0 first, so stock never disappears outside the ledger.
+ * Items (docs/product.md "Screens: Items", "Entities", "Validation rules"): the supplies a tenant
+ * counts. Money in dollars, stored as numeric(12,2). An item that still has stock anywhere cannot
+ * be deleted: its stock must be counted down to 0 first, so stock never disappears outside the
+ * ledger.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Item, ItemBody } from '../../../common/contracts/stock';

@@ -1,4 +1,4 @@
-/** HTTP routes of onboarding (SPEC.md "Onboarding"); rules live in service.ts. */
+/** HTTP routes of onboarding (docs/product.md "Screens: Onboarding"); rules live in service.ts. */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

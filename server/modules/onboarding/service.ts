@@ -1,7 +1,8 @@
 /**
- * Onboarding: company -> items -> garage (Storage) -> units (Properties) (SPEC.md "Onboarding",
- * §4). Each step is one transaction; `tenants.onboarding_step` holds the next step to do and a
- * step is accepted only once the previous one is done. Saving the units completes setup.
+ * Onboarding: company -> items -> garage (Storage) -> units (Properties) (docs/product.md
+ * "Screens: Onboarding", "States and transitions"). Each step is one transaction;
+ * `tenants.onboarding_step` holds the next step to do and a step is accepted only once the previous
+ * one is done. Saving the units completes setup.
  */
 import { randomUUID } from 'node:crypto';
 import { asc, eq, sql } from 'drizzle-orm';
@@ -25,7 +26,7 @@ import { assertWithinLimit } from '../billing/plans';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-/** SPEC.md §7 check_onboarding_status. */
+/** check_onboarding_status of docs/product.md "Server rules". */
 export async function onboardingStatus(db: Db, who: Identity): Promise<OnboardingStatus> {
   if (!who.tenantId) return { needs_onboarding: true, current_step: 'company' };
   const [tenant] = await withTenant(db, who.tenantId, (tx) =>
@@ -50,8 +51,8 @@ function slugFor(name: string): string {
 }
 
 /**
- * Company step (SPEC.md §7 safely_create_tenant_with_trial): creates the tenant, makes the user
- * its owner and starts the trial of `trialDays` days from `now`.
+ * Company step (docs/product.md "Server rules" safely_create_tenant_with_trial): creates the
+ * tenant, makes the user its owner and starts the trial of `trialDays` days from `now`.
  * @returns the new tenant id.
  * @throws AppError CONFLICT when the user already belongs to a tenant.
  */
@@ -158,9 +159,10 @@ export async function saveOnboardingGarage(db: Db, who: TenantIdentity, body: Ga
 }
 
 /**
- * Units step and "Complete Setup" (SPEC.md §7 mark_onboarding_complete): creates the properties
- * linked to the onboarding garage, a stock row of quantity 0 (critical) for every item in each,
- * recorded in the ledger as `initial`, and marks onboarding complete — all in one transaction.
+ * Units step and "Complete Setup" (docs/product.md "Server rules" mark_onboarding_complete):
+ * creates the properties linked to the onboarding garage, a stock row of quantity 0 (critical) for
+ * every item in each, recorded in the ledger as `initial`, and marks onboarding complete — all in
+ * one transaction.
  * @throws AppError CONFLICT when the garage step was not done.
  */
 export async function saveOnboardingUnits(

@@ -1,9 +1,10 @@
 /**
- * HTTP route of the Reports screen's AI assistant (SPEC.md "Reports", §9): POST
- * /api/reports/assistant with a report type, a range in days and a record count. Errors follow
- * the one error model; the web shows 'Failed to fetch AI response.' for any of them. Each company
- * gets at most OPENAI_REPORTS_PER_MINUTE model narratives a minute (each is a paid model call);
- * past that its reports come with the computed summary until the minute is over.
+ * HTTP route of the Reports screen's AI assistant (docs/product.md "Screens: Reports",
+ * "Constants and limits"): POST /api/reports/assistant with a report type, a range in days and a
+ * record count. Errors follow the one error model; the web shows 'Failed to fetch AI response.' for
+ * any of them. Each company gets at most OPENAI_REPORTS_PER_MINUTE model narratives a minute (each
+ * is a paid model call); past that its reports come with the computed summary until the minute is
+ * over.
  */
 import type { FastifyInstance } from 'fastify';
 import { RateLimiterMemory } from 'rate-limiter-flexible';

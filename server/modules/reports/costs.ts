@@ -1,7 +1,8 @@
 /**
- * Cost analysis (SPEC.md "Reports" cost card, §7 calculate_all_unit_costs and get_cost_trends):
- * usage cost per UTC day over the period (days without usage are zeros) and per unit for the
- * period, the last 7 days and the last 30 days. All sums are exact SQL integers of cents.
+ * Cost analysis (docs/product.md "Screens: Reports" cost card, "Server rules"
+ * calculate_all_unit_costs and get_cost_trends): usage cost per UTC day over the period (days
+ * without usage are zeros) and per unit for the period, the last 7 days and the last 30 days. All
+ * sums are exact SQL integers of cents.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { CostQuery, CostReport } from '../../../common/contracts/reports';

@@ -1,6 +1,6 @@
 /**
- * HTTP routes of the Reports screen's charts (SPEC.md "Reports"): behind the expired-trial gate
- * and the plan's `cost_reports` feature.
+ * HTTP routes of the Reports screen's charts (docs/product.md "Screens: Reports"): behind the
+ * expired-trial gate and the plan's `cost_reports` feature.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';

@@ -1,9 +1,9 @@
 /**
- * The one definition of usage (DESIGN.md §4), shared by every report: decreases of a unit's
- * stock that are not transfers — `consumption` and negative `count` rows at units — costed at
- * the ledger row's unit cost. Matches the partial index inventory_logs_usage_idx and the
- * triggers of migration 0006 that keep the usage totals (unit_usage_daily, garage_usage_daily,
- * garage_usage_weekly; docs/decisions/007-usage-rollups.md).
+ * The one definition of usage (docs/product.md "Stock movements and statuses"), shared by every
+ * report: decreases of a unit's stock that are not transfers — `consumption` and negative `count`
+ * rows at units — costed at the ledger row's unit cost. Matches the partial index
+ * inventory_logs_usage_idx and the triggers of migration 0006 that keep the usage totals
+ * (unit_usage_daily, garage_usage_daily, garage_usage_weekly; docs/decisions/007-usage-rollups.md).
  *
  * Reports over long spans read whole UTC weeks and days from the totals and only the parts of
  * days cut by an instant of the report (a period that starts at 14:05, say) from the ledger rows,

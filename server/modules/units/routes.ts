@@ -1,4 +1,7 @@
-/** HTTP routes of units — properties (SPEC.md "Units", "Add Unit", "Unit detail"). */
+/**
+ * HTTP routes of units — properties (docs/product.md "Screens: Units", "Screens: Add Unit",
+ * "Screens: Unit detail").
+ */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';

@@ -1,8 +1,9 @@
 /**
- * Supply Cost Analysis (SPEC.md §9 `expenses`): the cost of the range's usage (usage-sql.ts:
- * quantity used × the item's cost when it was used) by category, by item and by unit, each with
- * its share of the total. Rows mix the three groupings, largest cost first (a category before an
- * item before a unit at equal cost), so the biggest spend survives the record limit.
+ * Supply Cost Analysis (report type `expenses`, docs/product.md "Constants and limits"): the cost
+ * of the range's usage (usage-sql.ts: quantity used × the item's cost when it was used) by
+ * category, by item and by unit, each with its share of the total. Rows mix the three groupings,
+ * largest cost first (a category before an item before a unit at equal cost), so the biggest spend
+ * survives the record limit.
  */
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';

@@ -1,9 +1,9 @@
 /**
- * The assistant's text (DESIGN.md §7): a language model, when one is configured, writes a short
- * narrative over the facts computed from the database and is told to add no numbers of its own;
- * it sees only the facts and the top CSV rows, never ledger rows. Without a model, or when the
- * call fails or times out, or the company has used its narratives of the minute, the text is a
- * plain summary of the same facts with a note saying why.
+ * The assistant's text (docs/product.md "Reports"): a language model, when one is configured,
+ * writes a short narrative over the facts computed from the database and is told to add no numbers
+ * of its own; it sees only the facts and the top CSV rows, never ledger rows. Without a model, or
+ * when the call fails or times out, or the company has used its narratives of the minute, the text
+ * is a plain summary of the same facts with a note saying why.
  */
 import type { AiProvider } from '../../../integrations/ai';
 import { toCsv } from '../../../lib/csv';

@@ -1,4 +1,7 @@
-/** The assistant's report types (SPEC.md §9) and the module that computes each. */
+/**
+ * The assistant's report types (docs/product.md "Constants and limits") and the module that
+ * computes each.
+ */
 import type { ReportType } from '../../../../common/contracts/reports';
 import { criticalReport } from './critical';
 import { expensesReport } from './expenses';

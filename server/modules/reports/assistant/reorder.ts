@@ -1,5 +1,6 @@
 /**
- * Restock Recommendations (SPEC.md §9 `reorder`), per garage and item:
+ * Restock Recommendations (report type `reorder`, docs/product.md "Constants and limits"), per
+ * garage and item:
  * - on hand: the garage's stock now;
  * - units' shortfall: what the units assigned to that garage (units.garage_id) need to bring
  *   each of their stock rows of the item up to the item's minimum_threshold;

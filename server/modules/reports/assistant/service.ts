@@ -1,8 +1,8 @@
 /**
- * The report assistant (SPEC.md "Reports" AI assistant, §9 report types; DESIGN.md §7): computes
- * the chosen report's facts and CSV from the database, then has the language model, when one is
- * configured, write the narrative over those facts. It is the plan feature `ai_reports` and sits
- * behind the expired-trial gate.
+ * The report assistant (docs/product.md "Screens: Reports" AI assistant, "Constants and limits"
+ * report types, "Reports"): computes the chosen report's facts and CSV from the database, then has
+ * the language model, when one is configured, write the narrative over those facts. It is the plan
+ * feature `ai_reports` and sits behind the expired-trial gate.
  */
 import type { AssistantBody, AssistantReply } from '../../../../common/contracts/reports';
 import { reportTypeLabels } from '../../../../common/contracts/reports';

@@ -1,8 +1,9 @@
 /**
- * Usage Analysis Per Stay (SPEC.md §9 `usage`): per unit and item, what was used in the range
- * and what it cost (usage as defined in usage-sql.ts), the average per day of the range and the
- * busiest UTC day. The facts add the totals, the average per day over all units, the busiest
- * day and the units that used the most. Rows: by cost, then quantity used.
+ * Usage Analysis Per Stay (report type `usage`, docs/product.md "Constants and limits"): per unit
+ * and item, what was used in the range and what it cost (usage as defined in usage-sql.ts), the
+ * average per day of the range and the busiest UTC day. The facts add the totals, the average per
+ * day over all units, the busiest day and the units that used the most. Rows: by cost, then
+ * quantity used.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';

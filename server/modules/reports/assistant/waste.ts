@@ -1,5 +1,6 @@
 /**
- * Waste & Optimization Report (SPEC.md §9 `waste`), three findings over the range:
+ * Waste & Optimization Report (report type `waste`, docs/product.md "Constants and limits"), three
+ * findings over the range:
  * - far above median use: a unit whose use of an item is more than FAR_FACTOR × the median use
  *   of that item among the units that used it, and at least FAR_MARGIN more (so 1 against a
  *   median of 0.5 is not flagged); value = the cost of that unit's use;
