@@ -1,9 +1,10 @@
 /**
- * Critical Supply Alerts (SPEC.md §9 `critical`): every unit and garage stock row that is low or
- * critical now (derived status, DESIGN.md §4: quantity <= 0 critical, <= the item's
- * minimum_threshold low), with, for a unit row, the stock of that item in the unit's assigned
- * garage, which is what a restock can draw on. The range does not apply: this is current stock.
- * Rows: critical first, then the largest shortfall below the minimum, then by location and item.
+ * Critical Supply Alerts (report type `critical`, docs/product.md "Constants and limits"): every
+ * unit and garage stock row that is low or critical now (derived status, docs/product.md
+ * "Stock movements and statuses": quantity <= 0 critical, <= the item's minimum_threshold low),
+ * with, for a unit row, the stock of that item in the unit's assigned garage, which is what a
+ * restock can draw on. The range does not apply: this is current stock. Rows: critical first, then
+ * the largest shortfall below the minimum, then by location and item.
  */
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';

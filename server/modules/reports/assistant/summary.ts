@@ -1,8 +1,8 @@
 /**
- * Supply Overview & Insights (SPEC.md §9 `summary`): per item, the stock now in garages and in
- * units, how many unit rows are low or critical (derived status, DESIGN.md §4), and what was
- * used and what it cost in the range. Rows: items with the most critical, then low, unit rows
- * first, then by cost.
+ * Supply Overview & Insights (report type `summary`, docs/product.md "Constants and limits"): per
+ * item, the stock now in garages and in units, how many unit rows are low or critical (derived
+ * status, docs/product.md "Stock movements and statuses"), and what was used and what it cost in
+ * the range. Rows: items with the most critical, then low, unit rows first, then by cost.
  */
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';
