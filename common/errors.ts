@@ -1,5 +1,5 @@
 /**
- * The one error model shared by server and web (DESIGN.md §8).
+ * The one error model shared by server and web (docs/ARCHITECTURE.md "How a request flows").
  * Every failed API call answers `{ error: { code, message, issues? } }` with the status of its code.
  */
 export const errorStatus = {

@@ -1,7 +1,7 @@
 /**
- * Secrets never reach the browser (DESIGN.md §6): a production build of the web app, made with
- * the repository's Vite config while every server secret is set in the environment, contains
- * none of their values in any output file.
+ * Secrets never reach the browser (docs/ARCHITECTURE.md "The parts"): a production build of the
+ * web app, made with the repository's Vite config while every server secret is set in the
+ * environment, contains none of their values in any output file.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

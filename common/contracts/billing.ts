@@ -1,5 +1,6 @@
 /**
- * Plans and billing contracts (SPEC.md §2 "Subscription", §3, §7; DESIGN.md §5).
+ * Plans and billing contracts (docs/product.md "Screens: Subscription", "Entities", "Server rules"
+ * and "Plans, trial and limits").
  * Prices are dollars; Enterprise (`per_unit`) is priced per unit. A limit >= 999999 is unlimited.
  */
 import { z } from 'zod';
@@ -31,8 +32,9 @@ export const tier = z.object({
 export type Tier = z.infer<typeof tier>;
 
 /**
- * GET /api/subscription/usage — SPEC.md §7 get_tenant_resource_counts: `remaining` is the
- * allowance left per resource (0 or less blocks creating more); `limits` and `used` explain it.
+ * GET /api/subscription/usage — the tenant's resource counts (docs/product.md "Server rules"):
+ * `remaining` is the allowance left per resource (0 or less blocks creating more); `limits` and
+ * `used` explain it.
  */
 export const usage = z.object({
   /** The plan whose limits apply: the subscribed tier, or the trial's. */

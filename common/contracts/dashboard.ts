@@ -1,6 +1,7 @@
 /**
- * GET /api/dashboard — everything the Dashboard shows, in one request (SPEC.md "Dashboard",
- * §3 dashboard stats, logs and alerts). Paging (5 per page) happens in the browser.
+ * GET /api/dashboard — everything the Dashboard shows, in one request (docs/product.md
+ * "Screens: Dashboard"; dashboard stats, logs and alerts in "Entities"). Paging (5 per page)
+ * happens in the browser.
  */
 import { z } from 'zod';
 

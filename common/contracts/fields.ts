@@ -1,7 +1,7 @@
 /**
  * Field schemas shared by API bodies and web forms, and the input limits they enforce
- * (docs/decisions/011-input-limits.md). Parse rules: SPEC.md §5 — counts and thresholds are
- * whole numbers >= 0; money is dollars with at most 2 decimals, >= 0.
+ * (docs/decisions/011-input-limits.md). Parse rules: docs/product.md "Validation rules" — counts
+ * and thresholds are whole numbers >= 0; money is dollars with at most 2 decimals, >= 0.
  */
 import { z } from 'zod';
 
@@ -42,7 +42,7 @@ const CONTROL_OR_BROKEN = /[\p{Cc}\p{Cs}]/u;
 /**
  * A trimmed, non-empty, single-line string of at most {@link MAX_TEXT_LENGTH} characters.
  * `label` names the field in the messages ("Name must not contain control characters");
- * `requiredMessage` is SPEC.md §5's text for an empty field.
+ * `requiredMessage` is the text docs/product.md "Validation rules" gives for an empty field.
  */
 export const requiredText = (label: string, requiredMessage: string) =>
   z

@@ -1,5 +1,6 @@
 /**
- * Onboarding API contracts (SPEC.md "Onboarding", §4 and §5).
+ * Onboarding API contracts (docs/product.md "Screens: Onboarding", "States and transitions" and
+ * "Validation rules").
  * Steps in order: company, items, garage (label Storage), units (label Properties).
  */
 import { z } from 'zod';
@@ -8,7 +9,7 @@ import { moneyInput, nonNegativeInt, requiredText } from './fields';
 export const onboardingSteps = ['company', 'items', 'garage', 'units'] as const;
 export type OnboardingStep = (typeof onboardingSteps)[number];
 
-/** GET /api/onboarding/status — SPEC.md §7 check_onboarding_status. */
+/** GET /api/onboarding/status — the onboarding status check (docs/product.md "Server rules"). */
 export const onboardingStatus = z.object({
   needs_onboarding: z.boolean(),
   current_step: z.enum(onboardingSteps),

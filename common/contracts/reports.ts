@@ -1,6 +1,7 @@
 /**
- * Reports contracts (SPEC.md "Reports", §7 calculate_all_unit_costs / get_cost_trends, §9
- * report types; DESIGN.md §4 "Usage", §7). Every number is computed by the server from the
+ * Reports contracts (docs/product.md "Screens: Reports" and "Reports"; unit costs and cost trends
+ * in "Server rules"; report types in "Constants and limits"; usage in "Stock movements and
+ * statuses"). Every number is computed by the server from the
  * ledger: usage is every decrease of a unit's stock that is not a transfer (consumption and
  * negative counts), costed at the ledger row's unit cost. Dates are UTC days (YYYY-MM-DD);
  * money is dollars rounded to cents.
@@ -46,10 +47,16 @@ export const costQuery = z
   });
 export type CostQuery = z.infer<typeof costQuery>;
 
-/** One day of the cost trend (SPEC.md §3 "Cost trend row"); days without usage are zeros. */
+/**
+ * One day of the cost trend (the cost trend row of docs/product.md "Entities"); days without
+ * usage are zeros.
+ */
 export const costTrendRow = z.object({ date: isoDay, total_cost: z.number(), total_items: z.number().int() });
 
-/** SPEC.md §3 "Unit cost row": the period's cost, and the last 7 and 30 days' for comparison. */
+/**
+ * The unit cost row of docs/product.md "Entities": the period's cost, and the last 7 and 30 days'
+ * for comparison.
+ */
 export const unitCostRow = z.object({
   unit_id: z.string(),
   unit_name: z.string(),
@@ -88,7 +95,7 @@ export type StatusReport = z.infer<typeof statusReport>;
 export const reportTypes = ['summary', 'critical', 'usage', 'reorder', 'expenses', 'waste'] as const;
 export type ReportType = (typeof reportTypes)[number];
 
-/** Labels of the report types (SPEC.md §9). */
+/** Labels of the report types (docs/product.md "Constants and limits"). */
 export const reportTypeLabels: Record<ReportType, string> = {
   summary: 'Supply Overview & Insights',
   critical: 'Critical Supply Alerts',

@@ -14,7 +14,7 @@ export const meResponse = z.object({
 });
 export type MeResponse = z.infer<typeof meResponse>;
 
-/** GET /api/subscription/status — SPEC.md §7 get_subscription_status. */
+/** GET /api/subscription/status — the subscription status (docs/product.md "Server rules"). */
 export const subscriptionStatus = z.object({
   subscription_status: z.enum(['active', 'inactive']),
   trial_status: z.enum(['active', 'expired']),
