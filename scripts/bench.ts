@@ -23,11 +23,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { cpus, freemem, loadavg, totalmem } from 'node:os';
 import { parseArgs } from 'node:util';
+import { sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { buildApp } from '../server/app';
 import { ConfigError, loadConfig, type Config } from '../server/config';
 import { openPostgres } from '../server/db/client';
 import { runMigrations } from '../server/db/migrate';
+import { ledgerMismatchesSql } from '../server/modules/stock/rules';
 import { mainThreadCpuMs, postgresCpuMs } from './bench/cpu';
 import { DEFAULT_SHAPE, generateBenchData } from './bench/generate';
 import { runLoad, type LoadResult, type LoadSpec } from './bench/load';
@@ -219,19 +222,8 @@ async function main(): Promise<number> {
     }
     await app.close();
 
-    const [mismatch] = (
-      await generator.query<{ n: string }>(`
-        select count(*) as n from (
-          select 'garage' as kind, garage_id as location_id, item_id, quantity, tenant_id from garage_inventory
-          union all
-          select 'unit', unit_id, item_id, quantity, tenant_id from unit_inventory
-        ) s
-        left join (
-          select tenant_id, source_type, coalesce(unit_id, garage_id) as location_id, item_id, sum(quantity_change)::int as total
-          from inventory_logs group by 1, 2, 3, 4
-        ) l on l.tenant_id = s.tenant_id and l.source_type = s.kind and l.location_id = s.location_id and l.item_id = s.item_id
-        where s.quantity <> coalesce(l.total, 0) or s.quantity < 0`)
-    ).rows;
+    const check = new PgDialect().sqlToQuery(sql`select count(*) as n from (${ledgerMismatchesSql}) m`);
+    const [mismatch] = (await generator.query<{ n: string }>(check.sql, check.params)).rows;
     log(`Ledger check after the load: ${mismatch!.n} stock rows differ from the sum of their ledger rows.`);
 
     const [, dashboard, restock, costsLoad, reorder] = results as [LoadResult, LoadResult, LoadResult, LoadResult, LoadResult];

@@ -2,9 +2,9 @@
  * Stock fixtures for API tests: a signed-in, onboarded tenant with named items, a garage and a
  * unit, plus ledger checks shared by the stock tests.
  */
-import { sql } from 'drizzle-orm';
 import { queryRows } from '../db/client';
 import type { TenantIdentity } from '../modules/auth/session';
+import { ledgerMismatchesSql } from '../modules/stock/rules';
 import { api, onboard, signUpAndSignIn, type TestApp } from './harness';
 
 export interface StockTenant {
@@ -42,24 +42,7 @@ export async function stockTenant(
   };
 }
 
-/**
- * Stock rows whose quantity differs from the sum of their ledger rows (should be none), over
- * every tenant.
- */
+/** Stock rows whose quantity differs from the sum of their ledger rows (should be none), over every tenant. */
 export async function ledgerMismatches(t: TestApp): Promise<unknown[]> {
-  return queryRows(
-    t.database.db,
-    sql`
-    select s.kind, s.location_id, s.item_id, s.quantity, coalesce(l.total, 0) as ledger
-    from (
-      select 'garage' as kind, garage_id as location_id, item_id, quantity, tenant_id from garage_inventory
-      union all
-      select 'unit', unit_id, item_id, quantity, tenant_id from unit_inventory
-    ) s
-    left join (
-      select tenant_id, source_type, coalesce(unit_id, garage_id) as location_id, item_id, sum(quantity_change)::int as total
-      from inventory_logs group by 1, 2, 3, 4
-    ) l on l.tenant_id = s.tenant_id and l.source_type = s.kind and l.location_id = s.location_id and l.item_id = s.item_id
-    where s.quantity <> coalesce(l.total, 0)`,
-  );
+  return queryRows(t.database.db, ledgerMismatchesSql);
 }

@@ -31,3 +31,22 @@ export const GARAGE_LOW_ABOVE = 10;
 /** SQL: the garage chart bucket of a garage row, 'critical' | 'low' | 'sufficient'. */
 export const garageBucketSql = (quantity: SQL): SQL =>
   sql`case when ${quantity} > ${sql.raw(String(GARAGE_SUFFICIENT_ABOVE))} then 'sufficient' when ${quantity} > ${sql.raw(String(GARAGE_LOW_ABOVE))} then 'low' else 'critical' end`;
+
+/**
+ * SQL: the ledger invariant's breaches (docs/product.md "Stock movements and statuses"): every
+ * stock row, of every tenant the caller can see, whose quantity is negative or differs from the
+ * sum of its ledger rows. Columns: kind ('garage' | 'unit'), location_id, item_id, quantity,
+ * ledger. No rows when the invariant holds; tests and the benchmark check it after their loads.
+ */
+export const ledgerMismatchesSql: SQL = sql`
+  select s.kind, s.location_id, s.item_id, s.quantity, coalesce(l.total, 0) as ledger
+  from (
+    select 'garage' as kind, garage_id as location_id, item_id, quantity, tenant_id from garage_inventory
+    union all
+    select 'unit', unit_id, item_id, quantity, tenant_id from unit_inventory
+  ) s
+  left join (
+    select tenant_id, source_type, coalesce(unit_id, garage_id) as location_id, item_id, sum(quantity_change)::bigint as total
+    from inventory_logs group by 1, 2, 3, 4
+  ) l on l.tenant_id = s.tenant_id and l.source_type = s.kind and l.location_id = s.location_id and l.item_id = s.item_id
+  where s.quantity <> coalesce(l.total, 0) or s.quantity < 0`;
