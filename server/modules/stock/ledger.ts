@@ -210,20 +210,17 @@ export async function transferToUnit(
  * Locks the unit stock rows of `pairs` (unit id, item id) in key order (unit, then item), the
  * step of the lock order that comes before any garage stock row. A row locked here cannot be
  * deleted or changed by another transaction until this one ends.
- * @returns the keys `${unitId}/${itemId}` of the rows that exist.
  */
-export async function lockUnitStockRows(tx: Tx, tenantId: string, pairs: { unitId: string; itemId: string }[]): Promise<Set<string>> {
+export async function lockUnitStockRows(tx: Tx, tenantId: string, pairs: { unitId: string; itemId: string }[]): Promise<void> {
   const list = (values: string[]) => `{${values.join(',')}}`;
-  const rows = await queryRows<{ unit_id: string; item_id: string }>(
-    tx,
+  await tx.execute(
     sql`
-    select s.unit_id, s.item_id from unit_inventory s
+    select 1 from unit_inventory s
     where s.tenant_id = ${tenantId}
       and (s.unit_id, s.item_id) in (select * from unnest(${list(pairs.map((p) => p.unitId))}::uuid[], ${list(pairs.map((p) => p.itemId))}::uuid[]))
     order by s.unit_id, s.item_id
     for update`,
   );
-  return new Set(rows.map((r) => `${r.unit_id}/${r.item_id}`));
 }
 
 /**

@@ -73,17 +73,16 @@ async function lockGarageForAssignment(tx: Tx, tenantId: string, garageId: strin
 }
 
 /**
- * Locks the unit (`update` to change or delete it, `share` to change its stock) and returns its
- * garage id. A unit comes before its stock rows in the lock order. @throws 404
+ * Locks the unit (`update` to change or delete it, `share` to change its stock). A unit comes
+ * before its stock rows in the lock order. @throws 404
  */
-async function lockUnit(tx: Tx, tenantId: string, id: string, mode: 'update' | 'share'): Promise<{ garageId: string | null }> {
+async function lockUnit(tx: Tx, tenantId: string, id: string, mode: 'update' | 'share'): Promise<void> {
   const [found] = await tx
-    .select({ garageId: units.garageId })
+    .select({ id: units.id })
     .from(units)
     .where(and(eq(units.tenantId, tenantId), eq(units.id, id)))
     .for(mode);
   if (!found) throw notFound('Unit');
-  return found;
 }
 
 /** The tenant's units with garage and stock rows (status derived from each item's threshold). */
@@ -174,20 +173,20 @@ export async function addUnitStock(db: Db, who: TenantIdentity, unitId: string, 
 
 /**
  * Locks the unit (FOR SHARE: its garage cannot change and it cannot be deleted meanwhile) and
- * reads its stock row of an item, the first step of the lock order for a change of that row.
+ * reads the threshold of its stock row of an item: the first step of the lock order for a change of that row.
  * @throws 404 when the unit has no such row
  */
 async function lockUnitRow(tx: Tx, tenantId: string, unitId: string, itemId: string) {
-  const [row] = await queryRows<{ quantity: number; threshold: number; garage_id: string | null }>(
+  const [row] = await queryRows<{ threshold: number }>(
     tx,
-    sql`select s.quantity, s.item_threshold as threshold, u.garage_id
+    sql`select s.item_threshold as threshold
         from units u
         join unit_inventory s on s.tenant_id = u.tenant_id and s.unit_id = u.id
         where u.tenant_id = ${tenantId} and u.id = ${unitId} and s.item_id = ${itemId}
         for share of u`,
   );
   if (!row) throw notFound('Stock row');
-  return { quantity: Number(row.quantity), threshold: Number(row.threshold), garageId: row.garage_id };
+  return { threshold: Number(row.threshold) };
 }
 
 /**
