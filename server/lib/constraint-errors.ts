@@ -7,6 +7,7 @@
  */
 import { grouped, MAX_STOCK_QUANTITY } from '../../common/contracts/fields';
 import type { ErrorCode } from '../../common/errors';
+import { databaseErrorOf } from '../db/sql-state';
 import { AppError } from './errors';
 
 /** PostgreSQL's check_violation (manual, appendix A "PostgreSQL Error Codes"). */
@@ -23,20 +24,14 @@ const CHECKS: Record<string, { code: ErrorCode; message: string }> = {
   garage_inventory_quantity_max: { code: 'CONFLICT', message: STOCK_MAX_MESSAGE },
 };
 
-/** How deep `cause` chains are followed (drizzle wraps the driver's error once). */
-const MAX_DEPTH = 4;
-
 /**
  * The AppError for `err` when it is (or wraps, as drizzle's DrizzleQueryError wraps the `pg` or
  * PGlite error in `cause`) the violation of a constraint listed above; otherwise null, and the
  * caller handles `err` as before. Meant for the error handler, before the 500 fallback.
  */
 export function constraintError(err: unknown): AppError | null {
-  for (let e = err, depth = 0; typeof e === 'object' && e !== null && depth <= MAX_DEPTH; e = (e as { cause?: unknown }).cause, depth++) {
-    const { code, constraint } = e as { code?: unknown; constraint?: unknown };
-    if (code !== CHECK_VIOLATION || typeof constraint !== 'string') continue;
-    const known = CHECKS[constraint];
-    return known ? new AppError(known.code, known.message) : null;
-  }
-  return null;
+  const found = databaseErrorOf(err);
+  if (found?.code !== CHECK_VIOLATION || !found.constraint) return null;
+  const known = CHECKS[found.constraint];
+  return known ? new AppError(known.code, known.message) : null;
 }
