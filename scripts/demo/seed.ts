@@ -26,7 +26,8 @@ import {
   saveOnboardingItems,
   saveOnboardingUnits,
 } from '../../server/modules/onboarding/service';
-import { changeStock, ensureStockRow, setStock, transferToUnit, type Location } from '../../server/modules/stock/ledger';
+import { changeStock, ensureStockRow, setStock, type Location } from '../../server/modules/stock/ledger';
+import { transferToUnits } from '../../server/modules/stock/transfer';
 import { listUnits, updateUnit } from '../../server/modules/units/service';
 import {
   DEMO_COMPANY,
@@ -475,10 +476,11 @@ class Simulation {
     }
   }
 
-  /** A supply run: items at or below their reorder point are topped up to par from the garage. */
+  /** A supply run: items at or below their reorder point are topped up to par from the garage, in one transfer. */
   private async supplyRun(tx: Tx, garage: number, unit: number): Promise<void> {
     const unitLocation: Location = { kind: 'unit', id: this.input.unitIds[unit]! };
     const garageLocation: Location = { kind: 'garage', id: this.input.garageIds[garage]! };
+    const lines: { index: number; quantity: number }[] = [];
     for (const [index, item] of DEMO_ITEMS.entries()) {
       const par = parLevel(item, DEMO_UNITS[unit]!.capacity);
       const have = this.quantity(unitLocation, index);
@@ -488,14 +490,21 @@ class Simulation {
       // Sometimes the cart is full or the item is forgotten: the next run catches it.
       if (have > 0 && this.input.random() < 0.15) continue;
       const moved = Math.min(par - have, this.quantity(garageLocation, index));
-      if (moved <= 0) continue;
-      const result = await transferToUnit(
-        tx,
-        { garageId: garageLocation.id, unitId: unitLocation.id, itemId: this.input.itemIds[index]!, quantity: moved, type: 'restock' },
-        this.meta('Supply run'),
-      );
-      this.record(garageLocation, index, result.garageQuantity);
-      this.record(unitLocation, index, result.unitQuantity);
+      if (moved > 0) lines.push({ index, quantity: moved });
+    }
+    if (lines.length === 0) return;
+    const meta = this.meta('Supply run');
+    const outcomes = await transferToUnits(
+      tx,
+      meta.tenantId,
+      lines.map((l) => ({ unitId: unitLocation.id, itemId: this.input.itemIds[l.index]!, quantity: l.quantity, userId: meta.userId })),
+      { type: 'restock', note: meta.note },
+    );
+    for (const [i, outcome] of outcomes.entries()) {
+      const { index } = lines[i]!;
+      if (outcome.kind !== 'moved') throw new Error(`demo supply run: ${outcome.kind} for unit ${unit}, item ${index}`);
+      this.record(garageLocation, index, outcome.garageQuantity);
+      this.record(unitLocation, index, outcome.unitQuantity);
     }
   }
 

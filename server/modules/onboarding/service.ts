@@ -18,7 +18,8 @@ import { onboardingSteps } from '../../../common/contracts/onboarding';
 import { queryRows, type Db, type Tx } from '../../db/client';
 import { memberships, tenants } from '../../db/schema/auth';
 import { subscriptions } from '../../db/schema/billing';
-import { garages, inventoryLogs, items, unitInventory, units } from '../../db/schema/stock';
+import { garages, items, units } from '../../db/schema/stock';
+import { openEmptyUnitStockRows } from '../stock/ledger';
 import { enterTenantScope, withTenant } from '../../db/tenant-tx';
 import { AppError } from '../../lib/errors';
 import type { Identity, TenantIdentity } from '../auth/session';
@@ -185,18 +186,11 @@ export async function saveOnboardingUnits(
       .insert(units)
       .values(body.units.map((u) => ({ tenantId: who.tenantId, name: u.name, address: u.address, garageId: garage.id })))
       .returning({ id: units.id });
-    // A Postgres array literal: uuids need no quoting, and it binds as one parameter on both drivers.
-    const unitIds = `{${created.map((u) => u.id).join(',')}}`;
-    await tx.execute(sql`
-      insert into ${unitInventory} (tenant_id, unit_id, item_id, quantity)
-      select ${who.tenantId}::uuid, u.id, i.id, 0
-      from unnest(${unitIds}::uuid[]) as u(id) cross join ${items} i
-      where i.tenant_id = ${who.tenantId}`);
-    await tx.execute(sql`
-      insert into ${inventoryLogs} (tenant_id, item_id, quantity_change, source_type, unit_id, type, unit_cost, user_id, note)
-      select ${who.tenantId}::uuid, i.id, 0, 'unit', u.id, 'initial', i.count_cost, ${who.userId}::uuid, 'Created during setup'
-      from unnest(${unitIds}::uuid[]) as u(id) cross join ${items} i
-      where i.tenant_id = ${who.tenantId}`);
+    await openEmptyUnitStockRows(
+      tx,
+      created.map((u) => u.id),
+      { tenantId: who.tenantId, userId: who.userId, note: 'Created during setup' },
+    );
     await tx.update(tenants).set({ onboardingCompletedAt: sql`now()` }).where(eq(tenants.id, who.tenantId));
     return { count: created.length };
   });

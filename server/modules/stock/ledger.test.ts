@@ -11,9 +11,7 @@ import { api, backends, createTestApp, type TestApp } from '../../test/harness';
 import { ledgerMismatches, stockTenant, type StockTenant } from '../../test/stock-fixtures';
 import type { TenantIdentity } from '../auth/session';
 import { replaceGarageInventory } from '../garages/service';
-import { withTenant } from '../../db/tenant-tx';
-import { addUnitStock, consumeUnitStock, createUnit, removeUnitStock, restockUnitStock, updateUnit } from '../units/service';
-import { restockPresses } from './ledger';
+import { addUnitStock, consumeUnitStock, createUnit, removeUnitStock, restockUnitStock } from '../units/service';
 
 describe.each(backends)('ledger invariant on %s', (backend) => {
   let t: TestApp;
@@ -90,54 +88,6 @@ describe.each(backends)('ledger invariant on %s', (backend) => {
     );
     expect(applied).toBeGreaterThan(1000);
   }, 300_000);
-});
-
-describe.each(backends)('plus presses written together on %s', (backend) => {
-  let t: TestApp;
-  afterAll(() => t.close());
-
-  it('give each press the outcome and quantities it would have had alone, in arrival order', async () => {
-    t = await createTestApp(backend);
-    const s = await stockTenant(t, 'batch@example.com');
-    const who = s.owner;
-    const towel = s.itemIds['Bath Towel']!;
-    const pods = s.itemIds['Coffee Pods']!;
-    await replaceGarageInventory(t.database.db, who, s.garageId, { inventory: [{ item_id: towel, quantity: 3 }, { item_id: pods, quantity: 1 }] });
-    const loft = (await createUnit(t.database.db, who, { name: 'Loft', address: '9 Main', garage_id: s.garageId, inventory: [{ item_id: towel, quantity: 2 }] }, new Date())).id;
-    const attic = (await createUnit(t.database.db, who, { name: 'Attic', address: '1 Top', garage_id: s.garageId, inventory: [{ item_id: towel, quantity: 1 }] }, new Date())).id;
-    await updateUnit(t.database.db, who, attic, { name: 'Attic', address: '1 Top', garage_id: null });
-    const press = (unitId: string, itemId: string) => ({ unitId, itemId, userId: who.userId });
-    const outcomes = await withTenant(t.database.db, s.tenantId, (tx) =>
-      restockPresses(tx, s.tenantId, [
-        press(s.unitId, towel),
-        press(loft, pods),
-        press(attic, towel),
-        press(loft, towel),
-        press(s.unitId, towel),
-        press(s.unitId, towel),
-        press(s.unitId, pods),
-        press('00000000-0000-4000-8000-000000000000', towel),
-      ]),
-    );
-    expect(outcomes).toEqual([
-      { kind: 'moved', unitQuantity: 1, garageQuantity: 2, threshold: 3 },
-      { kind: 'no_stock_row' },
-      { kind: 'no_garage' },
-      { kind: 'moved', unitQuantity: 3, garageQuantity: 1, threshold: 3 },
-      { kind: 'moved', unitQuantity: 2, garageQuantity: 0, threshold: 3 },
-      { kind: 'garage_short' },
-      { kind: 'moved', unitQuantity: 1, garageQuantity: 0, threshold: 10 },
-      { kind: 'no_stock_row' },
-    ]);
-    expect(await ledgerMismatches(t)).toEqual([]);
-    const transfers = await queryRows<{ unit_id: string | null; garage_id: string | null; quantity_change: number }>(
-      t.database.db,
-      sql`select unit_id, garage_id, quantity_change from inventory_logs
-          where tenant_id = ${s.tenantId} and type = 'restock' order by transfer_id, quantity_change`,
-    );
-    expect(transfers).toHaveLength(8);
-    expect(transfers.filter((r) => r.quantity_change === -1).every((r) => r.garage_id === s.garageId && r.unit_id === null)).toBe(true);
-  });
 });
 
 describe.runIf(backends.includes('postgres'))('concurrency on postgres', () => {

@@ -22,17 +22,8 @@ import { assertItemsExist } from '../items/service';
 import { assertAccess, assertWithinLimit } from '../billing/plans';
 import { assertNotLastRecord } from '../stock/last-record';
 import { stockStatusSql } from '../stock/rules';
-import { batch } from '../../lib/batch';
-import {
-  changeStock,
-  ensureStockRow,
-  removeStockRow,
-  restockPresses,
-  setStock,
-  zeroLocation,
-  type RestockOutcome,
-  type RestockPress,
-} from '../stock/ledger';
+import { changeStock, ensureStockRow, removeStockRow, setStock, zeroLocation } from '../stock/ledger';
+import { restockOne } from '../stock/restock-queue';
 
 type Row = Omit<Unit, 'inventory'> & { inventory: Unit['inventory'] | null };
 
@@ -209,48 +200,14 @@ export async function consumeUnitStock(db: Db, who: TenantIdentity, unitId: stri
   });
 }
 
-/** A plus press waiting for its batch: the press, its tenant and the time of the request (UTC). */
-interface QueuedPress extends RestockPress {
-  tenantId: string;
-  now: Date;
-}
-
-const restockBatches = new WeakMap<Db, (press: QueuedPress) => Promise<RestockOutcome>>();
-
-/**
- * The plus presses of one tenant that arrive while a batch of them is being written go together
- * into the next batch (lib/batch.ts): one transaction with the expired-trial gate, one statement
- * for every press (ledger.ts restockPresses). A press alone runs at once. Per database.
- */
-function restockBatcher(db: Db): (press: QueuedPress) => Promise<RestockOutcome> {
-  let press = restockBatches.get(db);
-  if (!press) {
-    press = batch(
-      (presses: QueuedPress[]) => {
-        const tenantId = presses[0]!.tenantId;
-        return withTenant(db, tenantId, async (tx) => {
-          await assertAccess(tx, tenantId, presses.at(-1)!.now);
-          return restockPresses(tx, tenantId, presses);
-        });
-      },
-      (p) => p.tenantId,
-      // Two batches at once: while one waits on the database the next is being collected and
-      // sent. They cannot deadlock: each locks its garage rows in key order before any unit row.
-      { lanes: 2 },
-    );
-    restockBatches.set(db, press);
-  }
-  return press;
-}
-
 /**
  * The plus button: a `restock` transfer of 1 from the unit's garage, behind the expired-trial
- * gate (`now`). Presses pressed together are written together (restockBatcher), each with the
- * result it would have had alone in its arrival order.
+ * gate (`now`). Presses pressed together are written together (stock/restock-queue.ts), each
+ * with the result it would have had alone in its arrival order.
  * @throws 404; SUBSCRIPTION_REQUIRED; CONFLICT 'No garage assigned to this unit' | 'Not enough stock available in garage'
  */
 export async function restockUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string, now: Date): Promise<StockChangeResult> {
-  const outcome = await restockBatcher(db)({ tenantId: who.tenantId, userId: who.userId, unitId, itemId, now });
+  const outcome = await restockOne(db, { tenantId: who.tenantId, userId: who.userId, unitId, itemId, now });
   if (outcome.kind === 'no_stock_row') throw notFound('Stock row');
   if (outcome.kind === 'no_garage') throw new AppError('CONFLICT', 'No garage assigned to this unit');
   if (outcome.kind === 'garage_short') throw new AppError('CONFLICT', 'Not enough stock available in garage');

@@ -1,0 +1,69 @@
+/**
+ * The transfer: stock moved from a unit's garage to the unit (docs/product.md "Stock movements
+ * and statuses": `restock`, `scan`), the one way stock goes from storage to a property
+ * (docs/decisions/020-transfer-primitive.md). The plus button, the demo data and, later, scans
+ * and pick lists all call `transferToUnits`.
+ *
+ * The work is one call of the SQL function `transfer_to_units` (migration 0013): it takes every
+ * lock first, in the order of docs/decisions/009-ledger-lock-order.md (units, their stock rows,
+ * then the garage rows), then moves the lines one by one in order, each guarded so the garage
+ * never goes below zero, and writes two ledger rows per moved line sharing a transfer id.
+ */
+import { sql } from 'drizzle-orm';
+import { queryRows, type Tx } from '../../db/client';
+
+/** One line of a transfer: `quantity` (pieces, > 0) of `itemId` to `unitId`, moved by `userId`. */
+export interface TransferLine {
+  unitId: string;
+  itemId: string;
+  quantity: number;
+  userId: string | null;
+}
+
+/**
+ * What became of a line: `moved`, with the quantities right after it (the unit's, its garage's)
+ * and the item's minimum threshold; or why nothing moved: the unit has no stock row of the item
+ * (`no_stock_row`, also for an unknown unit), the unit has no garage (`no_garage`), or the garage
+ * holds less than the line asks (`garage_short`).
+ */
+export type TransferOutcome =
+  | { kind: 'moved'; unitQuantity: number; garageQuantity: number; threshold: number }
+  | { kind: 'no_stock_row' }
+  | { kind: 'no_garage' }
+  | { kind: 'garage_short' };
+
+/** The ledger type and note the moved lines are recorded with. */
+export interface TransferRecord {
+  type: 'restock' | 'scan';
+  note?: string | null;
+}
+
+/** A Postgres array literal: uuids and integers need no quoting, and it binds as one parameter on both drivers. */
+const arrayLiteral = (values: (string | number | null)[]) => `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;
+
+/**
+ * Moves each line's quantity from the unit's garage to the unit, in the lines' order, inside the
+ * caller's tenant transaction: each line gets the outcome it would have had alone, after the
+ * lines before it. Nothing is written for a line that does not move.
+ * @returns one outcome per line, in the lines' order.
+ * @throws the database's error 22023 for a quantity that is not positive (callers validate first).
+ */
+export async function transferToUnits(tx: Tx, tenantId: string, lines: TransferLine[], record: TransferRecord): Promise<TransferOutcome[]> {
+  const rows = await queryRows<{
+    outcome: 'moved' | 'no_stock_row' | 'no_garage' | 'garage_short';
+    garage_quantity: number | null;
+    unit_quantity: number | null;
+    threshold: number | null;
+  }>(
+    tx,
+    sql`select outcome, garage_quantity, unit_quantity, threshold
+        from transfer_to_units(${tenantId}::uuid, ${arrayLiteral(lines.map((l) => l.unitId))}::uuid[],
+          ${arrayLiteral(lines.map((l) => l.itemId))}::uuid[], ${arrayLiteral(lines.map((l) => l.quantity))}::int[],
+          ${arrayLiteral(lines.map((l) => l.userId))}::uuid[], ${record.type}::text, ${record.note ?? null}::text)
+        order by line`,
+  );
+  return rows.map((r): TransferOutcome => {
+    if (r.outcome !== 'moved') return { kind: r.outcome };
+    return { kind: 'moved', unitQuantity: Number(r.unit_quantity), garageQuantity: Number(r.garage_quantity), threshold: Number(r.threshold) };
+  });
+}
