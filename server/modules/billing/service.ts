@@ -14,7 +14,8 @@ import { AppError } from '../../lib/errors';
 
 /**
  * Reads the tenant's trial and subscription as of `now`.
- * `days_remaining` is whole days left in the trial, rounded up, 0 once expired.
+ * `days_remaining` is whole days (of 24 hours, docs/decisions/017-dates.md) left in the trial,
+ * rounded up, 0 once expired.
  * @throws AppError NO_TENANT when the tenant has no subscription row.
  */
 export async function getSubscriptionStatus(db: Db, tenantId: string, now: Date): Promise<SubscriptionStatus> {

@@ -13,7 +13,10 @@ import { utc } from '@date-fns/utc';
 import { addDays, eachDayOfInterval, endOfISOWeek, isEqual, isMonday, max, min, startOfDay, subDays } from 'date-fns';
 import { sql, type SQL } from 'drizzle-orm';
 
-/** Days and weeks are UTC ones (docs/product.md "Reports"), whatever the server's time zone. */
+/**
+ * Days and weeks are UTC ones (docs/product.md "Reports"), whatever the server's time zone
+ * (docs/decisions/017-dates.md).
+ */
 const inUtc = { in: utc };
 
 /** The usage condition on ledger rows aliased `l`. */
