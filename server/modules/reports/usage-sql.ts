@@ -10,7 +10,7 @@
  * so every sum is exactly the sum of the ledger rows of its span.
  */
 import { utc } from '@date-fns/utc';
-import { addDays, eachDayOfInterval, endOfISOWeek, isEqual, isMonday, max, min, startOfDay, subDays } from 'date-fns';
+import { addDays, eachDayOfInterval, isEqual, isMonday, max, min, startOfDay, subDays } from 'date-fns';
 import { sql, type SQL } from 'drizzle-orm';
 
 /**
@@ -49,9 +49,6 @@ export interface SpanSplit {
 /** 'YYYY-MM-DD' of the UTC day starting at `midnight`. */
 const dayOf = (midnight: Date): string => midnight.toISOString().slice(0, 10);
 
-/** The seven days, Monday to Sunday, of the UTC week starting at `monday`. */
-const daysOfWeek = (monday: Date): Date[] => eachDayOfInterval({ start: monday, end: endOfISOWeek(monday, inUtc) }, inUtc);
-
 /**
  * Splits the span [from, to) (UTC instants) into whole UTC weeks (Monday to Sunday, when `weeks`
  * is set), whole UTC days and pieces of days. A day is cut when `from`, `to` or one of `cuts` (the
@@ -76,16 +73,18 @@ export function splitSpan(from: Date, to: Date, cuts: Date[] = [], opts: { weeks
   const whole = (lastWhole < from ? [] : eachDayOfInterval({ start: from, end: lastWhole }, inUtc)).filter(
     (day) => !cutDays.has(day.getTime()),
   );
-  const wholeSet = new Set(whole.map((day) => day.getTime()));
-  const weeks = opts.weeks
-    ? whole.filter((day) => isMonday(day, inUtc) && daysOfWeek(day).every((d) => wholeSet.has(d.getTime())))
-    : [];
-  const inWeeks = new Set(weeks.flatMap(daysOfWeek).map((day) => day.getTime()));
-  return {
-    weeks: weeks.map(dayOf),
-    days: whole.filter((day) => !inWeeks.has(day.getTime())).map(dayOf),
-    pieces,
-  };
+  const weeks: Date[] = [];
+  const days: Date[] = [];
+  for (let i = 0; i < whole.length; i++) {
+    const day = whole[i]!;
+    // The whole days are distinct and in order: seven of them from a Monday to the Sunday after
+    // it are that whole week.
+    if (opts.weeks && isMonday(day, inUtc) && whole[i + 6]?.getTime() === addDays(day, 6, inUtc).getTime()) {
+      weeks.push(day);
+      i += 6;
+    } else days.push(day);
+  }
+  return { weeks: weeks.map(dayOf), days: days.map(dayOf), pieces };
 }
 
 /** SQL: a list of 'YYYY-MM-DD' as a date[] parameter. */
