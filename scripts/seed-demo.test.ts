@@ -3,6 +3,7 @@
  * whole simulated history, that the dashboard has something to show, and that the demo
  * operator can sign in.
  */
+import { millisecondsInDay } from 'date-fns/constants';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../server/db/client';
@@ -11,7 +12,6 @@ import { ledgerMismatches } from '../server/test/stock-fixtures';
 import { DEMO_EMAIL, DEMO_GARAGES, DEMO_ITEMS, DEMO_PASSWORD, DEMO_UNITS } from './demo/catalogue';
 import { seedDemo, type SeedDemoSummary } from './demo/seed';
 
-const DAY = 24 * 60 * 60 * 1000;
 const SEED_TIMEOUT = 180_000;
 
 describe.each(backends)('seed:demo on %s', (backend) => {
@@ -68,10 +68,10 @@ describe.each(backends)('seed:demo on %s', (backend) => {
     );
     const first = new Date(span!.first).getTime();
     const last = new Date(span!.last).getTime();
-    expect(now.getTime() - first).toBeGreaterThan(88 * DAY);
-    expect(now.getTime() - first).toBeLessThanOrEqual(90 * DAY);
+    expect(now.getTime() - first).toBeGreaterThan(88 * millisecondsInDay);
+    expect(now.getTime() - first).toBeLessThanOrEqual(90 * millisecondsInDay);
     expect(last).toBeLessThanOrEqual(now.getTime());
-    expect(now.getTime() - last).toBeLessThan(2 * DAY);
+    expect(now.getTime() - last).toBeLessThan(2 * millisecondsInDay);
     expect(span!.types).toEqual(['consumption', 'count', 'external_addition', 'initial', 'restock']);
     // Transfers come in pairs that cancel out.
     const unpaired = await queryRows(
@@ -98,7 +98,7 @@ describe.each(backends)('seed:demo on %s', (backend) => {
     expect(body.stats).toMatchObject({ low_stock_items: summary.lowUnitRows, critical_items: summary.criticalUnitRows });
     expect(body.unit_alerts.length).toBeGreaterThan(0);
     expect(body.recent_activity.length).toBeGreaterThan(0);
-    expect(now.getTime() - new Date(body.recent_activity[0]!.created_at).getTime()).toBeLessThan(2 * DAY);
+    expect(now.getTime() - new Date(body.recent_activity[0]!.created_at).getTime()).toBeLessThan(2 * millisecondsInDay);
     const me = (await api(t, cookie, 'GET', '/api/me')).json() as { tenant: { name: string }; role: string };
     expect(me).toMatchObject({ tenant: { name: 'Seaside Stays' }, role: 'owner' });
   });

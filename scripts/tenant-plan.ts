@@ -8,13 +8,13 @@
  * server must be stopped first.
  */
 import { resolve } from 'node:path';
+import { utc } from '@date-fns/utc';
+import { addDays } from 'date-fns';
 import { loadConfig } from '../server/config';
 import { openPglite, openPostgres } from '../server/db/client';
 import { runMigrations } from '../server/db/migrate';
 import { findTenant, setTenantPlan, setTrialEnd } from '../server/modules/billing/operator';
 import { getSubscriptionStatus } from '../server/modules/billing/service';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 async function main(): Promise<number> {
   const [ref, plan] = process.argv.slice(2);
@@ -28,7 +28,7 @@ async function main(): Promise<number> {
     await runMigrations(database);
     const tenant = await findTenant(database.db, ref);
     const trial = /^trial=(\d+)$/.exec(plan);
-    if (trial) await setTrialEnd(database.db, tenant.id, new Date(Date.now() + Number(trial[1]) * DAY_MS));
+    if (trial) await setTrialEnd(database.db, tenant.id, addDays(Date.now(), Number(trial[1]), { in: utc }));
     else await setTenantPlan(database.db, tenant.id, plan.toLowerCase() === 'none' ? null : plan);
     const status = await getSubscriptionStatus(database.db, tenant.id, new Date());
     console.log(`${tenant.name} (${tenant.id}):`, status);

@@ -6,19 +6,18 @@
  * negative counts), costed at the ledger row's unit cost. Dates are UTC days (YYYY-MM-DD);
  * money is dollars rounded to cents.
  */
+import { utc } from '@date-fns/utc';
+import { addHours, differenceInCalendarDays } from 'date-fns';
 import { z } from 'zod';
 import { calendarDate, EARLIEST_REPORT_DATE, MAX_REPORT_DAYS } from './fields';
 
 const isoDay = z.iso.date();
 
-/** Milliseconds in a day. */
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /**
  * Today in the time zone furthest ahead of UTC (UTC+14): no browser's "today", which the date
  * inputs offer as their maximum, is later than this.
  */
-const latestToday = (): string => new Date(Date.now() + 14 * 60 * 60 * 1000).toISOString().slice(0, 10);
+const latestToday = (): string => addHours(Date.now(), 14).toISOString().slice(0, 10);
 
 /**
  * GET /api/reports/costs query: Last Week (7 days), Last Month (30 days) or a custom range of whole
@@ -41,7 +40,7 @@ export const costQuery = z
     if (q.start > q.end) issue('start', 'Start date must be before end date');
     else if (q.start < EARLIEST_REPORT_DATE) issue('start', `Start date must be ${EARLIEST_REPORT_DATE} or later`);
     else if (q.end > latestToday()) issue('end', 'End date cannot be in the future');
-    else if (Date.parse(q.end) - Date.parse(q.start) >= MAX_REPORT_DAYS * DAY_MS) {
+    else if (differenceInCalendarDays(q.end, q.start, { in: utc }) >= MAX_REPORT_DAYS) {
       issue('end', `A custom range can cover at most ${MAX_REPORT_DAYS} days`);
     }
   });

@@ -3,6 +3,7 @@
  * Stripe API on loopback; webhooks signed with the SDK's test header.
  */
 import { randomUUID } from 'node:crypto';
+import { millisecondsInDay, secondsInDay } from 'date-fns/constants';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
@@ -11,7 +12,6 @@ import { api, backends, createTestApp, signUpAndSignIn, type TestApp } from '../
 import { stockTenant, type StockTenant } from '../../test/stock-fixtures';
 
 const WEBHOOK_SECRET = 'whsec_test_secret';
-const DAY = 24 * 60 * 60 * 1000;
 
 describe.each(backends)('plans and billing on %s', (backend) => {
   let t: TestApp;
@@ -127,7 +127,7 @@ describe.each(backends)('plans and billing on %s', (backend) => {
   });
 
   it('blocks the gated routes after the trial and lifts the block on a paid subscription', async () => {
-    t.setNow(new Date(Date.now() + 15 * DAY));
+    t.setNow(new Date(Date.now() + 15 * millisecondsInDay));
     const blocked = await api(t, s.cookie, 'GET', '/api/units');
     expect(blocked.statusCode).toBe(402);
     expect(blocked.json().error).toEqual({ code: 'SUBSCRIPTION_REQUIRED', message: 'Your trial has expired. Please subscribe to continue.' });
@@ -169,7 +169,7 @@ describe.each(backends)('plans and billing on %s', (backend) => {
     const base = Math.floor(Date.now() / 1000) + 10;
     const sub = (status: string, price: string) => ({
       id: 'sub_1', object: 'subscription', customer: 'cus_1', status, metadata: { tenant_id: s.tenantId },
-      items: { data: [{ price: { id: price, recurring: { interval: 'month' } }, current_period_end: base + 30 * 86400 }] },
+      items: { data: [{ price: { id: price, recurring: { interval: 'month' } }, current_period_end: base + 30 * secondsInDay }] },
     });
     expect((await webhook('customer.subscription.updated', sub('past_due', 'price_starter_month'), base)).json().outcome).toBe('applied');
     expect(await subscriptionRow()).toMatchObject({ status: 'past_due', tier: 'Starter', interval: 'month' });
@@ -179,7 +179,7 @@ describe.each(backends)('plans and billing on %s', (backend) => {
     expect((await webhook('invoice.paid', { object: 'invoice', customer: 'cus_1', parent: { subscription_details: { subscription: 'sub_1', metadata: { tenant_id: s.tenantId } } } }, base + 5)).json().outcome).toBe('ignored');
     const row = await subscriptionRow();
     expect(row.status).toBe('canceled');
-    expect(new Date(row.period_end!).getTime()).toBe((base + 30 * 86400) * 1000);
+    expect(new Date(row.period_end!).getTime()).toBe((base + 30 * secondsInDay) * 1000);
     expect((await api(t, s.cookie, 'GET', '/api/units')).statusCode).toBe(402);
     // The portal opens for the known customer.
     const portal = await api(t, s.cookie, 'POST', '/api/subscription/portal');

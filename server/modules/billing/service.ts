@@ -4,6 +4,7 @@
  * "Plans, trial and limits"): it ends `trial_ends_at` (UTC); access is blocked only when the trial
  * has expired and the subscription is not active.
  */
+import { millisecondsInDay } from 'date-fns/constants';
 import { eq } from 'drizzle-orm';
 import type { SubscriptionStatus } from '../../../common/contracts/session';
 import type { Db } from '../../db/client';
@@ -11,11 +12,10 @@ import { subscriptions, subscriptionTiers } from '../../db/schema/billing';
 import { withTenant } from '../../db/tenant-tx';
 import { AppError } from '../../lib/errors';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
 /**
  * Reads the tenant's trial and subscription as of `now`.
- * `days_remaining` is whole days left in the trial, rounded up, 0 once expired.
+ * `days_remaining` is whole days (of 24 hours, docs/decisions/017-dates.md) left in the trial,
+ * rounded up, 0 once expired.
  * @throws AppError NO_TENANT when the tenant has no subscription row.
  */
 export async function getSubscriptionStatus(db: Db, tenantId: string, now: Date): Promise<SubscriptionStatus> {
@@ -33,6 +33,6 @@ export async function getSubscriptionStatus(db: Db, tenantId: string, now: Date)
     subscription_status: active ? 'active' : 'inactive',
     trial_status: msLeft > 0 ? 'active' : 'expired',
     tier_name: active ? (row.tierName ?? null) : null,
-    days_remaining: msLeft > 0 ? Math.ceil(msLeft / DAY_MS) : 0,
+    days_remaining: msLeft > 0 ? Math.ceil(msLeft / millisecondsInDay) : 0,
   };
 }

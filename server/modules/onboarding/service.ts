@@ -5,6 +5,8 @@
  * one is done. Saving the units completes setup.
  */
 import { randomUUID } from 'node:crypto';
+import { utc } from '@date-fns/utc';
+import { addDays } from 'date-fns';
 import { asc, eq, sql } from 'drizzle-orm';
 import type {
   CompanyStepBody,
@@ -24,8 +26,6 @@ import { enterTenantScope, withTenant } from '../../db/tenant-tx';
 import { AppError } from '../../lib/errors';
 import type { Identity, TenantIdentity } from '../auth/session';
 import { assertWithinLimit } from '../billing/plans';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** check_onboarding_status of docs/product.md "Server rules". */
 export async function onboardingStatus(db: Db, who: Identity): Promise<OnboardingStatus> {
@@ -78,7 +78,7 @@ export async function createCompany(
     await tx.insert(memberships).values({ organizationId: tenantId, id: randomUUID(), userId: who.userId, role: 'owner' });
     await tx
       .insert(subscriptions)
-      .values({ tenantId, trialEndsAt: new Date(opts.now.getTime() + opts.trialDays * DAY_MS) });
+      .values({ tenantId, trialEndsAt: addDays(opts.now, opts.trialDays, { in: utc }) });
     return { tenant_id: tenantId };
   });
 }

@@ -4,12 +4,12 @@
  * without usage are zeros) and per unit for the period, the last 7 days and the last 30 days. All
  * sums are exact SQL integers of cents.
  */
+import { utc } from '@date-fns/utc';
+import { addDays, parseISO, subDays } from 'date-fns';
 import { sql, type SQL } from 'drizzle-orm';
 import type { CostQuery, CostReport } from '../../../common/contracts/reports';
 import { queryRows, type Tx } from '../../db/client';
 import { dollars, unitUsageByDay } from './usage-sql';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** [start, end) instants. */
 type Span = { start: Date; end: Date };
@@ -21,9 +21,9 @@ type Span = { start: Date; end: Date };
  */
 export function costPeriod(q: CostQuery, now: Date): Span {
   if (q.period === 'custom') {
-    return { start: new Date(`${q.start}T00:00:00Z`), end: new Date(new Date(`${q.end}T00:00:00Z`).getTime() + DAY_MS) };
+    return { start: parseISO(q.start!, { in: utc }), end: addDays(parseISO(q.end!, { in: utc }), 1) };
   }
-  return { start: new Date(now.getTime() - (q.period === 'month' ? 30 : 7) * DAY_MS), end: now };
+  return { start: subDays(now, q.period === 'month' ? 30 : 7, { in: utc }), end: now };
 }
 
 /** An instant as SQL timestamptz. */
@@ -58,8 +58,8 @@ function usageOfWindows(tenantId: string, period: Span, month: Span, cuts: Date[
  */
 export async function getCostReport(tx: Tx, tenantId: string, q: CostQuery, now: Date): Promise<CostReport> {
   const { start, end } = costPeriod(q, now);
-  const monthStart = new Date(now.getTime() - 30 * DAY_MS);
-  const weekStart = new Date(now.getTime() - 7 * DAY_MS);
+  const monthStart = subDays(now, 30, { in: utc });
+  const weekStart = subDays(now, 7, { in: utc });
   const lastDay = new Date(end.getTime() - 1);
   const within = (a: Date, b: Date) => sql`created_at >= ${at(a)} and created_at < ${at(b)}`;
 

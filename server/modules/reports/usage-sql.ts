@@ -9,9 +9,15 @@
  * days cut by an instant of the report (a period that starts at 14:05, say) from the ledger rows,
  * so every sum is exactly the sum of the ledger rows of its span.
  */
+import { utc } from '@date-fns/utc';
+import { addDays, eachDayOfInterval, isEqual, isMonday, max, min, startOfDay, subDays } from 'date-fns';
 import { sql, type SQL } from 'drizzle-orm';
 
-const DAY_MS = 24 * 60 * 60 * 1000;
+/**
+ * Days and weeks are UTC ones (docs/product.md "Reports"), whatever the server's time zone
+ * (docs/decisions/017-dates.md).
+ */
+const inUtc = { in: utc };
 
 /** The usage condition on ledger rows aliased `l`. */
 const isUsage = sql`l.source_type = 'unit' and l.quantity_change < 0 and l.type in ('consumption', 'count')`;
@@ -40,10 +46,8 @@ export interface SpanSplit {
   pieces: { start: Date; end: Date }[];
 }
 
-const dayOf = (ms: number): string => new Date(ms).toISOString().slice(0, 10);
-const floorDay = (ms: number): number => Math.floor(ms / DAY_MS) * DAY_MS;
-/** 1970-01-05, the first Monday of the Unix epoch, in days. */
-const FIRST_MONDAY = 4;
+/** 'YYYY-MM-DD' of the UTC day starting at `midnight`. */
+const dayOf = (midnight: Date): string => midnight.toISOString().slice(0, 10);
 
 /**
  * Splits the span [from, to) (UTC instants) into whole UTC weeks (Monday to Sunday, when `weeks`
@@ -54,27 +58,33 @@ const FIRST_MONDAY = 4;
  * a window's filter on its start instant is exact.
  */
 export function splitSpan(from: Date, to: Date, cuts: Date[] = [], opts: { weeks?: boolean } = {}): SpanSplit {
-  const lo = from.getTime();
-  const hi = to.getTime();
   const cutDays = new Set(
-    [lo, hi, ...cuts.map((c) => c.getTime())].filter((ms) => ms >= lo && ms <= hi && ms % DAY_MS !== 0).map(floorDay),
+    [from, to, ...cuts]
+      .filter((at) => at >= from && at <= to && !isEqual(startOfDay(at, inUtc), at))
+      .map((at) => startOfDay(at, inUtc).getTime()),
   );
   const pieces = [...cutDays]
     .sort((a, b) => a - b)
-    .map((day) => ({ start: new Date(Math.max(lo, day)), end: new Date(Math.min(hi, day + DAY_MS)) }))
+    .map((day) => ({ start: max([from, day]), end: min([to, addDays(day, 1, inUtc)]) }))
     .filter((p) => p.start < p.end);
-  const whole: number[] = [];
-  for (let day = Math.ceil(lo / DAY_MS); (day + 1) * DAY_MS <= hi; day++) if (!cutDays.has(day * DAY_MS)) whole.push(day);
-  const wholeSet = new Set(whole);
-  const weeks = opts.weeks
-    ? whole.filter((day) => (day - FIRST_MONDAY) % 7 === 0 && [1, 2, 3, 4, 5, 6].every((i) => wholeSet.has(day + i)))
-    : [];
-  const inWeeks = new Set(weeks.flatMap((monday) => [0, 1, 2, 3, 4, 5, 6].map((i) => monday + i)));
-  return {
-    weeks: weeks.map((day) => dayOf(day * DAY_MS)),
-    days: whole.filter((day) => !inWeeks.has(day)).map((day) => dayOf(day * DAY_MS)),
-    pieces,
-  };
+  // The days from the span's first to the last that ends by `to`; the first is cut unless the
+  // span starts at its midnight.
+  const lastWhole = subDays(to, 1, inUtc);
+  const whole = (lastWhole < from ? [] : eachDayOfInterval({ start: from, end: lastWhole }, inUtc)).filter(
+    (day) => !cutDays.has(day.getTime()),
+  );
+  const weeks: Date[] = [];
+  const days: Date[] = [];
+  for (let i = 0; i < whole.length; i++) {
+    const day = whole[i]!;
+    // The whole days are distinct and in order: seven of them from a Monday to the Sunday after
+    // it are that whole week.
+    if (opts.weeks && isMonday(day, inUtc) && whole[i + 6]?.getTime() === addDays(day, 6, inUtc).getTime()) {
+      weeks.push(day);
+      i += 6;
+    } else days.push(day);
+  }
+  return { weeks: weeks.map(dayOf), days: days.map(dayOf), pieces };
 }
 
 /** SQL: a list of 'YYYY-MM-DD' as a date[] parameter. */

@@ -5,11 +5,11 @@
  * as text with two decimals; counts and sums of quantities are SQL bigint (a sum of stock rows
  * or ledger rows passes 2^31) and exact JavaScript numbers below 2^53.
  */
+import { utc } from '@date-fns/utc';
+import { subDays } from 'date-fns';
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../../db/client';
 import { usageRows } from '../usage-sql';
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** The range of a report: the `days` days before `end` (UTC instants, start inclusive, end exclusive). */
 export interface ReportRange {
@@ -36,7 +36,7 @@ export type ReportBuilder = (tx: Tx, tenantId: string, range: ReportRange) => Pr
 
 /** The last `days` days before `now` (docs/product.md "Constants and limits": time range options). */
 export function reportRange(now: Date, days: number, limit: number): ReportRange {
-  return { start: new Date(now.getTime() - days * DAY_MS), end: now, days, limit };
+  return { start: subDays(now, days, { in: utc }), end: now, days, limit };
 }
 
 /** SQL: a numeric dollar amount (null counts as 0) rounded to cents, as text, e.g. '0.30'. */
