@@ -1,9 +1,8 @@
 /** GET /api/garages: the tenant's garages (storage) with their stock, ordered by name. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { garage, type Garage } from '../../../../common/contracts/stock';
-import { apiFetch } from '../../../lib/api-fetch';
-import { garagesKey } from '../../../lib/stock-cache';
+import { garage, type Garage } from '../../../common/contracts/stock';
+import { apiFetch } from '../api-fetch';
 
 /** Fetches the garages. @throws ApiError */
 export function getGarages(signal?: AbortSignal): Promise<Garage[]> {
@@ -11,7 +10,7 @@ export function getGarages(signal?: AbortSignal): Promise<Garage[]> {
 }
 
 export const garagesQuery = queryOptions({
-  queryKey: garagesKey,
+  queryKey: ['garages'],
   queryFn: ({ signal }) => getGarages(signal),
   meta: { errorMessage: 'Failed to load data' },
 });
