@@ -8,7 +8,7 @@ import toast from 'react-hot-toast';
 import { handlePlanError, isPlanError, type AppNavigation } from '../features/subscription/handle-plan-error';
 import { hasErrorCode, isNetworkError } from '../lib/api-error';
 import { recheckSession } from '../lib/auth-client';
-import { subscriptionKey } from '../lib/queries/get-subscription-status';
+import { subscriptionKey } from '../lib/queries/subscription-key';
 
 declare module '@tanstack/react-query' {
   interface Register {

@@ -7,7 +7,7 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { useSearchParams } from 'react-router';
-import { subscriptionKey } from '../../lib/queries/get-subscription-status';
+import { subscriptionKey } from '../../lib/queries/subscription-key';
 
 const SUCCESS_MESSAGE = 'Subscription updated successfully!';
 const CANCELED_MESSAGE = 'Subscription update canceled';

@@ -2,13 +2,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { subscriptionStatus, type SubscriptionStatus } from '../../../common/contracts/session';
 import { apiFetch } from '../api-fetch';
-
-/**
- * The first part of the key of every query about the tenant's plan: the status here, the usage
- * and the plans of the Subscription screen. Invalidating it refreshes them all, e.g. once a new
- * company, a finished checkout or a 402 SUBSCRIPTION_REQUIRED may have changed the plan.
- */
-export const subscriptionKey = ['subscription'] as const;
+import { subscriptionKey } from './subscription-key';
 
 /** Fetches the status. @throws ApiError, NO_TENANT (409) before the company onboarding step. */
 export function getSubscriptionStatus(signal?: AbortSignal): Promise<SubscriptionStatus> {

@@ -6,7 +6,7 @@ import { saveErrorMessage } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
 import { meQuery } from '../../../lib/queries/get-me';
 import { onboardingStatusQuery } from '../../../lib/queries/get-onboarding-status';
-import { subscriptionKey } from '../../../lib/queries/get-subscription-status';
+import { subscriptionKey } from '../../../lib/queries/subscription-key';
 
 /** Saves the company step. @throws ApiError, CONFLICT when the user already has a company. */
 export async function saveCompany(body: CompanyStepBody): Promise<void> {

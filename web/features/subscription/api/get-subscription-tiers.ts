@@ -3,7 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { tier, type Tier } from '../../../../common/contracts/billing';
 import { apiFetch } from '../../../lib/api-fetch';
-import { subscriptionKey } from '../../../lib/queries/get-subscription-status';
+import { subscriptionKey } from '../../../lib/queries/subscription-key';
 
 /** Fetches the plans. @throws ApiError */
 export function getSubscriptionTiers(signal?: AbortSignal): Promise<Tier[]> {

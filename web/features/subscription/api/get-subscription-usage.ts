@@ -5,7 +5,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { usage, type Usage } from '../../../../common/contracts/billing';
 import { apiFetch } from '../../../lib/api-fetch';
-import { subscriptionKey } from '../../../lib/queries/get-subscription-status';
+import { subscriptionKey } from '../../../lib/queries/subscription-key';
 
 /** Fetches the usage. @throws ApiError, NO_TENANT (409) before the company onboarding step. */
 export function getSubscriptionUsage(signal?: AbortSignal): Promise<Usage> {
