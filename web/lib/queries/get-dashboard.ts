@@ -8,6 +8,7 @@ export function getDashboard(signal?: AbortSignal): Promise<DashboardResponse> {
   return apiFetch('/api/dashboard', { schema: dashboardResponse, signal });
 }
 
+/** The dashboard; every stock change, a new item and the end of onboarding invalidate it. */
 export const dashboardQuery = queryOptions({
   queryKey: ['dashboard'],
   queryFn: ({ signal }) => getDashboard(signal),

@@ -9,6 +9,7 @@ export function getGarages(signal?: AbortSignal): Promise<Garage[]> {
   return apiFetch('/api/garages', { schema: z.array(garage), signal });
 }
 
+/** The garages with their stock; every stock change invalidates it (stock-cache.ts). */
 export const garagesQuery = queryOptions({
   queryKey: ['garages'],
   queryFn: ({ signal }) => getGarages(signal),

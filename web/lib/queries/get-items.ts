@@ -9,6 +9,7 @@ export function getItems(signal?: AbortSignal): Promise<Item[]> {
   return apiFetch('/api/items', { schema: z.array(item), signal });
 }
 
+/** The items list; the item mutations invalidate it. */
 export const itemsQuery = queryOptions({
   queryKey: ['items'],
   queryFn: ({ signal }) => getItems(signal),
