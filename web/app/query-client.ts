@@ -8,6 +8,7 @@ import toast from 'react-hot-toast';
 import { handlePlanError, isPlanError, type AppNavigation } from '../features/subscription/handle-plan-error';
 import { hasErrorCode, isNetworkError } from '../lib/api-error';
 import { recheckSession } from '../lib/auth-client';
+import { subscriptionKey } from '../lib/queries/subscription-key';
 
 declare module '@tanstack/react-query' {
   interface Register {
@@ -34,7 +35,7 @@ function handleUnauthenticated(error: unknown): boolean {
  */
 function handleSubscriptionRequired(queryClient: QueryClient, error: unknown): boolean {
   if (!hasErrorCode(error, 'SUBSCRIPTION_REQUIRED')) return false;
-  void queryClient.invalidateQueries({ queryKey: ['subscription'] });
+  void queryClient.invalidateQueries({ queryKey: subscriptionKey });
   return true;
 }
 

@@ -1,27 +1,18 @@
 /**
- * Cache keys of the stock screens and what to refresh after a change. One stock change shows up
- * in several places (a unit's page, the units list, the garages' stock, the dashboard's figures
- * and alerts), so every change refreshes all of them.
+ * What to refresh after a stock change. One stock change shows up in several places (a unit's
+ * page, the units list, the garages' stock, the dashboard's figures and alerts), so every change
+ * refreshes all of them.
  */
 import type { QueryClient } from '@tanstack/react-query';
+import { dashboardQuery } from './queries/get-dashboard';
+import { garagesQuery } from './queries/get-garages';
+import { unitsQuery } from './queries/get-units';
 
-/** ['items']: the tenant's items. */
-export const itemsKey = ['items'] as const;
-/** ['garages']: the garages with their stock. */
-export const garagesKey = ['garages'] as const;
-/** ['units']: the units list; ['units', id] one unit — so invalidating ['units'] covers both. */
-export const unitsKey = ['units'] as const;
-
-/** The cache key of one unit. */
-export function unitKey(unitId: string) {
-  return [...unitsKey, unitId] as const;
-}
-
-/** Marks every stock view stale; the ones on screen refetch at once. */
+/** Marks every stock view stale (the units list's key also covers each unit's); the ones on screen refetch at once. */
 export async function invalidateStock(queryClient: QueryClient): Promise<void> {
   await Promise.all([
-    queryClient.invalidateQueries({ queryKey: ['dashboard'] }),
-    queryClient.invalidateQueries({ queryKey: unitsKey }),
-    queryClient.invalidateQueries({ queryKey: garagesKey }),
+    queryClient.invalidateQueries({ queryKey: dashboardQuery.queryKey }),
+    queryClient.invalidateQueries({ queryKey: unitsQuery.queryKey }),
+    queryClient.invalidateQueries({ queryKey: garagesQuery.queryKey }),
   ]);
 }

@@ -1,7 +1,7 @@
 /** Layout route for /login and /signup: a signed-in user is sent to / instead. */
 import { Navigate, Outlet } from 'react-router';
 import { PageSpinner } from '../../components/ui/PageSpinner';
-import { useAuthState } from '../../features/auth/api/use-auth-state';
+import { useAuthState } from '../../lib/use-auth-state';
 
 /** Renders the nested route only for a signed-out user. */
 export function RedirectIfSignedIn() {

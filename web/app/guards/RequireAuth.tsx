@@ -1,7 +1,7 @@
 /** Layout route for signed-in screens: spinner while the session loads, /login without one. */
 import { Navigate, Outlet } from 'react-router';
 import { PageSpinner } from '../../components/ui/PageSpinner';
-import { useAuthState } from '../../features/auth/api/use-auth-state';
+import { useAuthState } from '../../lib/use-auth-state';
 
 /** Renders the nested route only for a signed-in user. */
 export function RequireAuth() {

@@ -1,7 +1,7 @@
 /** Any path the app does not know: to / when signed in, to /login otherwise. */
 import { Navigate } from 'react-router';
 import { PageSpinner } from '../../components/ui/PageSpinner';
-import { useAuthState } from '../../features/auth/api/use-auth-state';
+import { useAuthState } from '../../lib/use-auth-state';
 
 /** Redirects once the session is known. */
 export function UnknownPathRedirect() {

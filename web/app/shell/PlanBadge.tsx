@@ -2,8 +2,8 @@
 import { BadgeCheck, Clock, TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { hasErrorCode } from '../../lib/api-error';
-import { isInActiveTrial } from '../../features/subscription/access';
-import { useSubscriptionStatus } from '../../features/subscription/api/get-subscription-status';
+import { useSubscriptionStatus } from '../../lib/queries/get-subscription-status';
+import { isInActiveTrial } from '../../lib/subscription-access';
 
 interface BadgeProps {
   icon: ReactNode;

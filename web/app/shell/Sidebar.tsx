@@ -5,7 +5,7 @@
 import { useEffect, useRef } from 'react';
 import { Boxes, LogOut, X } from 'lucide-react';
 import { Link, NavLink } from 'react-router';
-import { useMe } from '../../features/session/api/get-me';
+import { useMe } from '../../lib/queries/get-me';
 import { navItems } from './nav-items';
 import { PlanBadge } from './PlanBadge';
 

@@ -1,7 +1,7 @@
 /** The floating "Trial: N days left" pill with a Subscribe link, shown during an active trial. */
 import { Link } from 'react-router';
-import { isInActiveTrial } from '../../features/subscription/access';
-import { useSubscriptionStatus } from '../../features/subscription/api/get-subscription-status';
+import { useSubscriptionStatus } from '../../lib/queries/get-subscription-status';
+import { isInActiveTrial } from '../../lib/subscription-access';
 
 /** Renders the pill only while the tenant is in an active trial. */
 export function TrialPill() {

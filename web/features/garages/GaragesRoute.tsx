@@ -2,14 +2,14 @@
 import { useState } from 'react';
 import { Plus, Warehouse } from 'lucide-react';
 import type { Garage } from '../../../common/contracts/stock';
+import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button } from '../../components/ui/Button';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { LoadError } from '../../components/ui/LoadError';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { PageSpinner } from '../../components/ui/PageSpinner';
-import { SubscriptionGate } from '../subscription/components/SubscriptionGate';
+import { useGarages } from '../../lib/queries/get-garages';
 import { useDeleteGarage } from './api/delete-garage';
-import { useGarages } from './api/get-garages';
 import { AddGarageDialog } from './components/AddGarageDialog';
 import { GarageCard } from './components/GarageCard';
 

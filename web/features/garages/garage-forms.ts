@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { createGarageBody, updateGarageBody } from '../../../common/contracts/stock';
-import { stockRowsForm, type StockRowDraft } from '../items/stock-rows';
+import { stockRowsForm, type StockRowDraft } from '../../components/stock-rows/stock-rows';
 
 /** The message for a missing name or address (docs/product.md "Validation rules"). */
 export const GARAGE_REQUIRED_MESSAGE = 'Please fill out all fields';

@@ -2,14 +2,14 @@
 import { useState } from 'react';
 import { Package, Plus } from 'lucide-react';
 import type { Item } from '../../../common/contracts/stock';
+import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button } from '../../components/ui/Button';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { LoadError } from '../../components/ui/LoadError';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { PageSpinner } from '../../components/ui/PageSpinner';
-import { SubscriptionGate } from '../subscription/components/SubscriptionGate';
+import { useItems } from '../../lib/queries/get-items';
 import { useDeleteItem } from './api/delete-item';
-import { useItems } from './api/get-items';
 import { ItemFormDialog } from './components/ItemFormDialog';
 import { ItemsTable } from './components/ItemsTable';
 

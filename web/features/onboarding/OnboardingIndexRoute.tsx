@@ -5,8 +5,8 @@
 import { Navigate } from 'react-router';
 import { LoadError } from '../../components/ui/LoadError';
 import { PageSpinner } from '../../components/ui/PageSpinner';
-import { useSignedInUser } from '../auth/api/use-auth-state';
-import { useOnboardingStatus } from './api/get-onboarding-status';
+import { useOnboardingStatus } from '../../lib/queries/get-onboarding-status';
+import { useSignedInUser } from '../../lib/use-auth-state';
 import { resolveCurrentStep } from './step-access';
 import { loadWizardState } from './wizard-state';
 

@@ -5,9 +5,9 @@
  */
 import { useState } from 'react';
 import { ChartColumn, MessageSquare } from 'lucide-react';
+import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button } from '../../components/ui/Button';
 import { PageHeader } from '../../components/ui/PageHeader';
-import { SubscriptionGate } from '../subscription/components/SubscriptionGate';
 import { CostAnalysisCard } from './components/CostAnalysisCard';
 import { ReportAssistant } from './components/ReportAssistant';
 import { StatusCharts } from './components/StatusCharts';

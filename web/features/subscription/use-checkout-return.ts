@@ -7,6 +7,7 @@ import { useEffect, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { useSearchParams } from 'react-router';
+import { subscriptionKey } from '../../lib/queries/subscription-key';
 
 const SUCCESS_MESSAGE = 'Subscription updated successfully!';
 const CANCELED_MESSAGE = 'Subscription update canceled';
@@ -34,7 +35,7 @@ export function useCheckoutReturn(): void {
     // The ids keep one toast when React runs this effect twice in development.
     if (succeeded) {
       toast.success(SUCCESS_MESSAGE, { id: SUCCESS_MESSAGE });
-      const refresh = () => void queryClient.invalidateQueries({ queryKey: ['subscription'] });
+      const refresh = () => void queryClient.invalidateQueries({ queryKey: subscriptionKey });
       refresh();
       for (const delay of RECHECK_DELAYS_MS) timers.add(window.setTimeout(refresh, delay));
     } else {

@@ -7,16 +7,15 @@ import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Download, House, Plus, Search } from 'lucide-react';
 import type { Unit } from '../../../common/contracts/stock';
+import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button, buttonClasses } from '../../components/ui/Button';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { LoadError } from '../../components/ui/LoadError';
 import { NotAvailableDialog } from '../../components/ui/NotAvailableDialog';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { PageSpinner } from '../../components/ui/PageSpinner';
-import { unitsKey } from '../../lib/stock-cache';
-import { SubscriptionGate } from '../subscription/components/SubscriptionGate';
+import { unitsQuery, useUnits } from '../../lib/queries/get-units';
 import { useDeleteUnit } from './api/delete-unit';
-import { useUnits } from './api/get-units';
 import { UnitCard } from './components/UnitCard';
 import { filterUnits } from './unit-search';
 
@@ -51,7 +50,7 @@ function UnitsScreen() {
   const closeImport = () => {
     setImporting(false);
     // Closing the import dialog refreshes the list (docs/product.md "Screens: Units").
-    void queryClient.invalidateQueries({ queryKey: unitsKey, exact: true });
+    void queryClient.invalidateQueries({ queryKey: unitsQuery.queryKey, exact: true });
   };
 
   let content;

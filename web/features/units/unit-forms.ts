@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { addUnitStockBody, createUnitBody, updateUnitBody } from '../../../common/contracts/stock';
-import { stockRowsForm, type StockRowDraft } from '../items/stock-rows';
+import { stockRowsForm, type StockRowDraft } from '../../components/stock-rows/stock-rows';
 
 export const UNIT_REQUIRED_MESSAGE = 'Please provide unit name and address';
 export const GARAGE_REQUIRED_MESSAGE = 'Please select a garage';

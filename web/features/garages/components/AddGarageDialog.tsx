@@ -3,13 +3,13 @@ import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { CreateGarageBody } from '../../../../common/contracts/stock';
+import { StockRowsEditor } from '../../../components/stock-rows/StockRowsEditor';
+import { useStockRowsEditor } from '../../../components/stock-rows/use-stock-rows-editor';
+import { WithItems } from '../../../components/stock-rows/WithItems';
 import { Button } from '../../../components/ui/Button';
 import { Dialog, DialogActions } from '../../../components/ui/Dialog';
 import { FormAlert } from '../../../components/ui/FormAlert';
 import { TextField } from '../../../components/ui/TextField';
-import { StockRowsEditor } from '../../items/components/StockRowsEditor';
-import { useStockRowsEditor } from '../../items/components/use-stock-rows-editor';
-import { WithItems } from '../../items/components/WithItems';
 import { useCreateGarage } from '../api/create-garage';
 import { createGarageForm, emptyGarageDraft, GARAGE_REQUIRED_MESSAGE, type GarageDraft } from '../garage-forms';
 

@@ -6,11 +6,11 @@ import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { Garage, GarageInventoryBody } from '../../../../common/contracts/stock';
+import { rowsFromStock } from '../../../components/stock-rows/stock-rows';
+import { StockRowsEditor } from '../../../components/stock-rows/StockRowsEditor';
+import { useStockRowsEditor } from '../../../components/stock-rows/use-stock-rows-editor';
+import { WithItems } from '../../../components/stock-rows/WithItems';
 import { Button } from '../../../components/ui/Button';
-import { StockRowsEditor } from '../../items/components/StockRowsEditor';
-import { useStockRowsEditor } from '../../items/components/use-stock-rows-editor';
-import { WithItems } from '../../items/components/WithItems';
-import { rowsFromStock } from '../../items/stock-rows';
 import { useSaveGarageInventory } from '../api/save-garage-inventory';
 import { garageInventoryForm, type GarageInventoryDraft } from '../garage-forms';
 

@@ -5,7 +5,8 @@ import { useNavigate } from 'react-router';
 import { item, type Item, type ItemBody } from '../../../../common/contracts/stock';
 import { actionErrorMessage, hasErrorCode } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
-import { itemsKey } from '../../../lib/stock-cache';
+import { dashboardQuery } from '../../../lib/queries/get-dashboard';
+import { itemsQuery } from '../../../lib/queries/get-items';
 
 /** Creates the item. @throws ApiError, FORBIDDEN for members, LIMIT_REACHED at the plan's limit */
 export function createItem(body: ItemBody): Promise<Item> {
@@ -20,7 +21,7 @@ export function useCreateItem() {
     mutationFn: createItem,
     onSuccess: async () => {
       toast.success('Item added successfully');
-      await Promise.all([queryClient.invalidateQueries({ queryKey: itemsKey }), queryClient.invalidateQueries({ queryKey: ['dashboard'] })]);
+      await Promise.all([queryClient.invalidateQueries({ queryKey: itemsQuery.queryKey }), queryClient.invalidateQueries({ queryKey: dashboardQuery.queryKey })]);
     },
     onError: (error) => {
       toast.error(actionErrorMessage(error, 'Failed to add item'));

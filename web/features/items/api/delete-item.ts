@@ -6,7 +6,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { actionErrorMessage } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
-import { invalidateStock, itemsKey } from '../../../lib/stock-cache';
+import { itemsQuery } from '../../../lib/queries/get-items';
+import { invalidateStock } from '../../../lib/stock-cache';
 
 /** Deletes the item. @throws ApiError, LAST_RECORD; CONFLICT while it has stock; FORBIDDEN for members */
 export async function deleteItem(id: string): Promise<void> {
@@ -20,7 +21,7 @@ export function useDeleteItem() {
     mutationFn: deleteItem,
     onSuccess: async () => {
       toast.success('Item deleted successfully');
-      await Promise.all([queryClient.invalidateQueries({ queryKey: itemsKey }), invalidateStock(queryClient)]);
+      await Promise.all([queryClient.invalidateQueries({ queryKey: itemsQuery.queryKey }), invalidateStock(queryClient)]);
     },
     onError: (error) => toast.error(actionErrorMessage(error, 'Failed to delete item')),
   });

@@ -4,7 +4,8 @@ import toast from 'react-hot-toast';
 import { item, type Item, type ItemBody } from '../../../../common/contracts/stock';
 import { actionErrorMessage } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
-import { invalidateStock, itemsKey } from '../../../lib/stock-cache';
+import { itemsQuery } from '../../../lib/queries/get-items';
+import { invalidateStock } from '../../../lib/stock-cache';
 
 /** Saves the item. @throws ApiError, 404 for an unknown id, FORBIDDEN for members */
 export function updateItem({ id, body }: { id: string; body: ItemBody }): Promise<Item> {
@@ -21,7 +22,7 @@ export function useUpdateItem() {
     mutationFn: updateItem,
     onSuccess: async () => {
       toast.success('Item updated successfully');
-      await Promise.all([queryClient.invalidateQueries({ queryKey: itemsKey }), invalidateStock(queryClient)]);
+      await Promise.all([queryClient.invalidateQueries({ queryKey: itemsQuery.queryKey }), invalidateStock(queryClient)]);
     },
     onError: (error) => toast.error(actionErrorMessage(error, 'Failed to update item')),
   });

@@ -7,7 +7,8 @@ import toast from 'react-hot-toast';
 import type { OnboardingStatus, UnitsStepBody } from '../../../../common/contracts/onboarding';
 import { saveErrorMessage } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
-import { onboardingStatusQuery } from './get-onboarding-status';
+import { dashboardQuery } from '../../../lib/queries/get-dashboard';
+import { onboardingStatusQuery } from '../../../lib/queries/get-onboarding-status';
 
 /** Saves the properties and completes setup. @throws ApiError, CONFLICT when an earlier step is not done. */
 export async function completeSetup(body: UnitsStepBody): Promise<void> {
@@ -26,7 +27,7 @@ export function useCompleteSetup() {
       const done: OnboardingStatus = { needs_onboarding: false, current_step: 'units' };
       queryClient.setQueryData(onboardingStatusQuery.queryKey, done);
       toast.success('Setup completed successfully!');
-      await queryClient.invalidateQueries({ queryKey: ['dashboard'] });
+      await queryClient.invalidateQueries({ queryKey: dashboardQuery.queryKey });
     },
     onError: (error) => toast.error(saveErrorMessage(error, 'Failed to save properties')),
   });

@@ -4,6 +4,9 @@ import toast from 'react-hot-toast';
 import type { CompanyStepBody } from '../../../../common/contracts/onboarding';
 import { saveErrorMessage } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
+import { meQuery } from '../../../lib/queries/get-me';
+import { onboardingStatusQuery } from '../../../lib/queries/get-onboarding-status';
+import { subscriptionKey } from '../../../lib/queries/subscription-key';
 
 /** Saves the company step. @throws ApiError, CONFLICT when the user already has a company. */
 export async function saveCompany(body: CompanyStepBody): Promise<void> {
@@ -18,9 +21,9 @@ export function useSaveCompany() {
     onSuccess: async () => {
       toast.success('Company created successfully');
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['onboarding'] }),
-        queryClient.invalidateQueries({ queryKey: ['me'] }),
-        queryClient.invalidateQueries({ queryKey: ['subscription'] }),
+        queryClient.invalidateQueries({ queryKey: onboardingStatusQuery.queryKey }),
+        queryClient.invalidateQueries({ queryKey: meQuery.queryKey }),
+        queryClient.invalidateQueries({ queryKey: subscriptionKey }),
       ]);
     },
     onError: (error) => toast.error(saveErrorMessage(error, 'Failed to save company')),

@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { CompanyStepBody } from '../../../../common/contracts/onboarding';
 import { TextField } from '../../../components/ui/TextField';
-import { useMe } from '../../session/api/get-me';
+import { useMe } from '../../../lib/queries/get-me';
 import { useSaveCompany } from '../api/save-company';
 import { StepActions } from '../components/StepActions';
 import { StepCard } from '../components/StepCard';

@@ -3,6 +3,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
 import { tier, type Tier } from '../../../../common/contracts/billing';
 import { apiFetch } from '../../../lib/api-fetch';
+import { subscriptionKey } from '../../../lib/queries/subscription-key';
 
 /** Fetches the plans. @throws ApiError */
 export function getSubscriptionTiers(signal?: AbortSignal): Promise<Tier[]> {
@@ -11,7 +12,7 @@ export function getSubscriptionTiers(signal?: AbortSignal): Promise<Tier[]> {
 
 /** The plans change only when an operator edits them, so they are kept for the visit. */
 export const subscriptionTiersQuery = queryOptions({
-  queryKey: ['subscription', 'tiers'],
+  queryKey: [...subscriptionKey, 'tiers'],
   queryFn: ({ signal }) => getSubscriptionTiers(signal),
   staleTime: Infinity,
   meta: { errorMessage: 'Failed to load data' },

@@ -5,6 +5,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { usage, type Usage } from '../../../../common/contracts/billing';
 import { apiFetch } from '../../../lib/api-fetch';
+import { subscriptionKey } from '../../../lib/queries/subscription-key';
 
 /** Fetches the usage. @throws ApiError, NO_TENANT (409) before the company onboarding step. */
 export function getSubscriptionUsage(signal?: AbortSignal): Promise<Usage> {
@@ -16,7 +17,7 @@ export function getSubscriptionUsage(signal?: AbortSignal): Promise<Usage> {
  * complements the plans, which stay usable without it.
  */
 export const subscriptionUsageQuery = queryOptions({
-  queryKey: ['subscription', 'usage'],
+  queryKey: [...subscriptionKey, 'usage'],
   queryFn: ({ signal }) => getSubscriptionUsage(signal),
   staleTime: 30_000,
 });

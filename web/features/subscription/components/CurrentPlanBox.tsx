@@ -4,9 +4,9 @@
  */
 import type { SubscriptionStatus } from '../../../../common/contracts/session';
 import { Button } from '../../../components/ui/Button';
-import { isInActiveTrial } from '../access';
+import { useSubscriptionStatus } from '../../../lib/queries/get-subscription-status';
+import { isInActiveTrial } from '../../../lib/subscription-access';
 import { useOpenPortal } from '../api/open-portal';
-import { useSubscriptionStatus } from '../api/get-subscription-status';
 
 type PlanState = 'subscribed' | 'trial' | 'expired';
 

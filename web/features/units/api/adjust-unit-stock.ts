@@ -7,10 +7,13 @@
  */
 import { useMutation, useMutationState, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { stockChangeResult, type Garage, type StockChangeResult, type Unit } from '../../../../common/contracts/stock';
+import { stockChangeResult, type StockChangeResult } from '../../../../common/contracts/stock';
 import { actionErrorMessage } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
-import { garagesKey, unitKey, unitsKey } from '../../../lib/stock-cache';
+import { dashboardQuery } from '../../../lib/queries/get-dashboard';
+import { garagesQuery } from '../../../lib/queries/get-garages';
+import { unitQuery } from '../../../lib/queries/get-unit';
+import { unitsQuery } from '../../../lib/queries/get-units';
 import { applyAdjustment, applyStockResult, restoreRow, setGarageQuantity, type StockAdjustment } from '../unit-stock';
 
 export interface AdjustUnitStockVariables {
@@ -31,36 +34,36 @@ const adjustKey = (unitId: string) => ['adjust-unit-stock', unitId] as const;
 /** The mutation of the plus and minus buttons of one unit. */
 export function useAdjustUnitStock(unitId: string) {
   const queryClient = useQueryClient();
-  const key = unitKey(unitId);
+  const key = unitQuery(unitId).queryKey;
   return useMutation({
     mutationKey: adjustKey(unitId),
     mutationFn: (variables: AdjustUnitStockVariables) => adjustUnitStock(unitId, variables),
     onMutate: async ({ itemId, adjustment }) => {
       // A refetch landing now would overwrite the new number with the old one.
       await queryClient.cancelQueries({ queryKey: key, exact: true });
-      const before = queryClient.getQueryData<Unit>(key);
-      if (before) queryClient.setQueryData<Unit>(key, applyAdjustment(before, itemId, adjustment));
+      const before = queryClient.getQueryData(key);
+      if (before) queryClient.setQueryData(key, applyAdjustment(before, itemId, adjustment));
       return { before };
     },
     onError: (error, { itemId }, context) => {
       const before = context?.before;
-      if (before) queryClient.setQueryData<Unit>(key, (unit) => (unit ? restoreRow(unit, before, itemId) : unit));
+      if (before) queryClient.setQueryData(key, (unit) => (unit ? restoreRow(unit, before, itemId) : unit));
       toast.error(actionErrorMessage(error, 'Failed to update quantity'));
     },
     onSuccess: (result, { itemId }) => {
-      queryClient.setQueryData<Unit>(key, (unit) => (unit ? applyStockResult(unit, itemId, result) : unit));
-      const garageId = queryClient.getQueryData<Unit>(key)?.garage_id;
+      queryClient.setQueryData(key, (unit) => (unit ? applyStockResult(unit, itemId, result) : unit));
+      const garageId = queryClient.getQueryData(key)?.garage_id;
       if (result.garage_quantity !== null && garageId) {
         const quantity = result.garage_quantity;
-        queryClient.setQueryData<Garage[]>(garagesKey, (garages) => (garages ? setGarageQuantity(garages, garageId, itemId, quantity) : garages));
+        queryClient.setQueryData(garagesQuery.queryKey, (garages) => (garages ? setGarageQuantity(garages, garageId, itemId, quantity) : garages));
       }
     },
     onSettled: async () => {
       // This page already shows the server's numbers; the other views are marked stale.
       await Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['dashboard'] }),
-        queryClient.invalidateQueries({ queryKey: unitsKey, exact: true }),
-        queryClient.invalidateQueries({ queryKey: garagesKey }),
+        queryClient.invalidateQueries({ queryKey: dashboardQuery.queryKey }),
+        queryClient.invalidateQueries({ queryKey: unitsQuery.queryKey, exact: true }),
+        queryClient.invalidateQueries({ queryKey: garagesQuery.queryKey }),
       ]);
     },
   });

@@ -3,7 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { actionErrorMessage } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
-import { invalidateStock, unitKey } from '../../../lib/stock-cache';
+import { unitQuery } from '../../../lib/queries/get-unit';
+import { invalidateStock } from '../../../lib/stock-cache';
 
 /** Deletes the unit. @throws ApiError, LAST_RECORD for the last one, FORBIDDEN for members */
 export async function deleteUnit(id: string): Promise<void> {
@@ -17,7 +18,7 @@ export function useDeleteUnit() {
     mutationFn: deleteUnit,
     onSuccess: async (_result, id) => {
       // A deleted unit's page must not be served from the cache any more.
-      queryClient.removeQueries({ queryKey: unitKey(id), exact: true });
+      queryClient.removeQueries({ queryKey: unitQuery(id).queryKey, exact: true });
       toast.success('Unit deleted successfully');
       await invalidateStock(queryClient);
     },

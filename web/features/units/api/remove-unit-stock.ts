@@ -1,10 +1,10 @@
 /** DELETE /api/units/:id/inventory/:itemId: takes an item off the unit (its stock counted down to 0). */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import type { Unit } from '../../../../common/contracts/stock';
 import { actionErrorMessage } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
-import { invalidateStock, unitKey } from '../../../lib/stock-cache';
+import { unitQuery } from '../../../lib/queries/get-unit';
+import { invalidateStock } from '../../../lib/stock-cache';
 
 /** Removes the stock row. @throws ApiError, 404 when the unit has no such row */
 export async function removeUnitStock({ unitId, itemId }: { unitId: string; itemId: string }): Promise<void> {
@@ -17,7 +17,7 @@ export function useRemoveUnitStock() {
   return useMutation({
     mutationFn: removeUnitStock,
     onSuccess: async (_result, { unitId, itemId }) => {
-      queryClient.setQueryData<Unit>(unitKey(unitId), (unit) =>
+      queryClient.setQueryData(unitQuery(unitId).queryKey, (unit) =>
         unit ? { ...unit, inventory: unit.inventory.filter((row) => row.item_id !== itemId) } : unit,
       );
       toast.success('Item removed');

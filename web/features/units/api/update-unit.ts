@@ -4,7 +4,8 @@ import toast from 'react-hot-toast';
 import { unit, type Unit, type UpdateUnitBody } from '../../../../common/contracts/stock';
 import { actionErrorMessage } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
-import { invalidateStock, unitKey } from '../../../lib/stock-cache';
+import { unitQuery } from '../../../lib/queries/get-unit';
+import { invalidateStock } from '../../../lib/stock-cache';
 
 /** Saves the unit; `garage_id` null unassigns it. @throws ApiError, 404 for an unknown unit or garage */
 export function updateUnit({ id, body }: { id: string; body: UpdateUnitBody }): Promise<Unit> {
@@ -17,7 +18,7 @@ export function useUpdateUnit() {
   return useMutation({
     mutationFn: updateUnit,
     onSuccess: async (saved) => {
-      queryClient.setQueryData(unitKey(saved.id), saved);
+      queryClient.setQueryData(unitQuery(saved.id).queryKey, saved);
       toast.success('Unit updated successfully');
       await invalidateStock(queryClient);
     },

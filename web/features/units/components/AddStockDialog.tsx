@@ -3,12 +3,12 @@ import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import type { AddUnitStockBody } from '../../../../common/contracts/stock';
+import { WithItems } from '../../../components/stock-rows/WithItems';
 import { Button } from '../../../components/ui/Button';
 import { Dialog, DialogActions } from '../../../components/ui/Dialog';
 import { FormAlert } from '../../../components/ui/FormAlert';
 import { SelectField } from '../../../components/ui/SelectField';
 import { TextField } from '../../../components/ui/TextField';
-import { WithItems } from '../../items/components/WithItems';
 import { useAddUnitStock } from '../api/add-unit-stock';
 import { addStockForm, emptyAddStockDraft, errorMessages, type AddStockDraft } from '../unit-forms';
 

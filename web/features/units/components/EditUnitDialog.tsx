@@ -13,7 +13,7 @@ import { LoadError } from '../../../components/ui/LoadError';
 import { SelectField } from '../../../components/ui/SelectField';
 import { Spinner } from '../../../components/ui/Spinner';
 import { TextField } from '../../../components/ui/TextField';
-import { useGarages } from '../../garages/api/get-garages';
+import { useGarages } from '../../../lib/queries/get-garages';
 import { useUpdateUnit } from '../api/update-unit';
 import { editUnitForm, errorMessages, garageOptionLabel, type EditUnitDraft } from '../unit-forms';
 

@@ -1,6 +1,6 @@
 /** The react-hook-form side of StockRowsEditor, shared by Add Garage, Edit Inventory and Add Unit. */
 import { useFieldArray, useWatch, type UseFormReturn } from 'react-hook-form';
-import { emptyStockRow, type StockRowDraft } from '../stock-rows';
+import { emptyStockRow, type StockRowDraft } from './stock-rows';
 import type { StockRowsEditorProps } from './StockRowsEditor';
 
 /** The form values the hook relies on; the form may hold more fields next to them. */

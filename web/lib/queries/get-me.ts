@@ -1,7 +1,7 @@
 /** GET /api/me: the signed-in user with their company (tenant) and role. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { meResponse, type MeResponse } from '../../../../common/contracts/session';
-import { apiFetch } from '../../../lib/api-fetch';
+import { meResponse, type MeResponse } from '../../../common/contracts/session';
+import { apiFetch } from '../api-fetch';
 
 /** Fetches the user's context. @throws ApiError, UNAUTHENTICATED (401) when signed out. */
 export function getMe(signal?: AbortSignal): Promise<MeResponse> {

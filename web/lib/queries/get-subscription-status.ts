@@ -1,7 +1,8 @@
 /** GET /api/subscription/status: trial and subscription state of the tenant (docs/product.md "Server rules", "Constants and limits"). */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { subscriptionStatus, type SubscriptionStatus } from '../../../../common/contracts/session';
-import { apiFetch } from '../../../lib/api-fetch';
+import { subscriptionStatus, type SubscriptionStatus } from '../../../common/contracts/session';
+import { apiFetch } from '../api-fetch';
+import { subscriptionKey } from './subscription-key';
 
 /** Fetches the status. @throws ApiError, NO_TENANT (409) before the company onboarding step. */
 export function getSubscriptionStatus(signal?: AbortSignal): Promise<SubscriptionStatus> {
@@ -13,7 +14,7 @@ export function getSubscriptionStatus(signal?: AbortSignal): Promise<Subscriptio
  * ('Failed to fetch subscription status', docs/product.md "Messages").
  */
 export const subscriptionStatusQuery = queryOptions({
-  queryKey: ['subscription', 'status'],
+  queryKey: [...subscriptionKey, 'status'],
   queryFn: ({ signal }) => getSubscriptionStatus(signal),
   staleTime: 30_000,
 });

@@ -1,9 +1,9 @@
 /** Loads the tenant's items for a stock form's pickers, then renders the form part that needs them. */
 import type { ReactNode } from 'react';
-import type { Item } from '../../../../common/contracts/stock';
-import { LoadError } from '../../../components/ui/LoadError';
-import { Spinner } from '../../../components/ui/Spinner';
-import { useItems } from '../api/get-items';
+import type { Item } from '../../../common/contracts/stock';
+import { useItems } from '../../lib/queries/get-items';
+import { LoadError } from '../ui/LoadError';
+import { Spinner } from '../ui/Spinner';
 
 /** Renders `children(items)` once loaded; a spinner before, a retry panel after a failure. */
 export function WithItems({ children }: { children: (items: Item[]) => ReactNode }) {

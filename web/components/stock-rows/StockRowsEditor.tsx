@@ -7,12 +7,12 @@ import type { ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { Link } from 'react-router';
 import { Plus, Trash2 } from 'lucide-react';
-import type { Item } from '../../../../common/contracts/stock';
-import { Button } from '../../../components/ui/Button';
-import { IconButton } from '../../../components/ui/IconButton';
-import { SelectField } from '../../../components/ui/SelectField';
-import { TextField } from '../../../components/ui/TextField';
-import { itemsPickedElsewhere, type StockRowDraft } from '../stock-rows';
+import type { Item } from '../../../common/contracts/stock';
+import { Button } from '../ui/Button';
+import { IconButton } from '../ui/IconButton';
+import { SelectField } from '../ui/SelectField';
+import { TextField } from '../ui/TextField';
+import { itemsPickedElsewhere, type StockRowDraft } from './stock-rows';
 
 export interface StockRowsEditorProps {
   /** Makes the inputs' ids unique on the page. */

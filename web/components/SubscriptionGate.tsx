@@ -5,10 +5,10 @@
 import type { ReactNode } from 'react';
 import { Lock } from 'lucide-react';
 import { Link } from 'react-router';
-import { buttonClasses } from '../../../components/ui/Button';
-import { PageSpinner } from '../../../components/ui/PageSpinner';
-import { isAccessBlocked } from '../access';
-import { useSubscriptionStatus } from '../api/get-subscription-status';
+import { useSubscriptionStatus } from '../lib/queries/get-subscription-status';
+import { isAccessBlocked } from '../lib/subscription-access';
+import { buttonClasses } from './ui/Button';
+import { PageSpinner } from './ui/PageSpinner';
 
 interface SubscriptionGateProps {
   /** The screen's own sentence, e.g. 'Your trial has expired. Please subscribe to continue managing units.' */

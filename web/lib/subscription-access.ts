@@ -1,5 +1,5 @@
 /** Rules derived from the subscription status (docs/product.md "States and transitions", trial and subscription). */
-import type { SubscriptionStatus } from '../../../common/contracts/session';
+import type { SubscriptionStatus } from '../../common/contracts/session';
 
 /** Access is blocked only when the trial has expired and there is no active subscription. */
 export function isAccessBlocked(status: SubscriptionStatus): boolean {

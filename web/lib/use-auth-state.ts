@@ -1,5 +1,5 @@
 /** The signed-in state as the route guards need it, from better-auth's session store. */
-import { authClient } from '../../../lib/auth-client';
+import { authClient } from './auth-client';
 
 export type AuthState =
   | { status: 'loading' }

@@ -1,17 +1,17 @@
 /** GET /api/garages: the tenant's garages (storage) with their stock, ordered by name. */
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
-import { garage, type Garage } from '../../../../common/contracts/stock';
-import { apiFetch } from '../../../lib/api-fetch';
-import { garagesKey } from '../../../lib/stock-cache';
+import { garage, type Garage } from '../../../common/contracts/stock';
+import { apiFetch } from '../api-fetch';
 
 /** Fetches the garages. @throws ApiError */
 export function getGarages(signal?: AbortSignal): Promise<Garage[]> {
   return apiFetch('/api/garages', { schema: z.array(garage), signal });
 }
 
+/** The garages with their stock; every stock change invalidates it (stock-cache.ts). */
 export const garagesQuery = queryOptions({
-  queryKey: garagesKey,
+  queryKey: ['garages'],
   queryFn: ({ signal }) => getGarages(signal),
   meta: { errorMessage: 'Failed to load data' },
 });
