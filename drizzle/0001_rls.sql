@@ -1,4 +1,4 @@
--- Row-level security: the second wall behind the service-layer tenant filters (DESIGN.md §2).
+-- Row-level security: the second wall behind the service-layer tenant filters (docs/decisions/001-tenancy-and-rls.md).
 -- Every tenant transaction runs SET LOCAL ROLE inventory_app and sets app.tenant_id.
 -- Roles are cluster-wide, so creation is guarded.
 DO $$

@@ -1,4 +1,4 @@
--- Plans (SPEC.md §2 "Subscription", §3 subscription_tiers; DESIGN.md §5). Prices in dollars;
+-- Plans (docs/product.md "Plans, trial and limits"; docs/decisions/003-trial-plan.md). Prices in dollars;
 -- Enterprise is priced per unit. Yearly prices are 10-11 % below twelve months:
 -- Starter 310 vs 348 (10.9 %), Professional 850 vs 948 (10.3 %), Enterprise 43 vs 48 (10.4 %).
 -- A limit of 999999 means unlimited. Stripe price ids come from configuration.

@@ -1,6 +1,6 @@
 -- Usage totals per UTC day and week (docs/decisions/007-usage-rollups.md): reports sum a day of a
 -- unit, or a day or week of a garage and item, as one row instead of every ledger row of it.
--- Usage is the one definition of DESIGN.md §4 (server/modules/reports/usage-sql.ts): consumption
+-- Usage is the one definition of docs/product.md "Reports" (server/modules/reports/usage-sql.ts): consumption
 -- and negative count rows at units. The primary keys carry the sums (INCLUDE, by hand: drizzle
 -- cannot express it) so a range is read from the index alone. A week starts on Monday (UTC).
 CREATE TABLE "garage_usage_daily" (

@@ -1,6 +1,6 @@
 /**
  * Runs once before the test files: migrates a PGlite database and dumps it, so each file loads
- * a migrated copy in ~0.6 s (STACK-NOTES "PGlite"); with DATABASE_URL set, also migrates a
+ * a migrated copy in ~0.6 s; with DATABASE_URL set, also migrates a
  * template database on that PostgreSQL server, from which each file clones a fresh database.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
