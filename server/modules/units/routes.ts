@@ -32,10 +32,10 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   const member = { access: { role: 'member', gate: 'trial' } } as const;
   const admin = { access: { role: 'admin', gate: 'trial' } } as const;
   // Plus and minus check the gate inside the write's own transaction instead (assertAccess in
-  // units/service.ts), not in the hook: they are the hottest path, pressed in bursts that are
-  // written in one transaction each, and a check of its own would cost every press a transaction
-  // more (docs/performance.md "Restock"). Checked there it also holds for the whole burst: a
-  // subscription that lapses or is cancelled while presses wait for their batch stops them.
+  // units/service.ts), not in the hook: they are the hottest path, pressed in bursts written in
+  // one transaction each, and a check in the hook would cost every press a transaction more
+  // (measured in docs/decisions/019-access-per-route.md). Checked there, it also holds for the
+  // batch a press waits for: a subscription cancelled or a trial ending meanwhile stops it.
   const stockButton = { access: { role: 'member', gate: 'trial-in-write' } } as const;
 
   app.get(
