@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import compress from '@fastify/compress';
 import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
@@ -12,6 +12,7 @@ import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { installAccess } from './access';
 import type { Config } from './config';
 import type { AppContext } from './context';
 import type { Db } from './db/client';
@@ -20,15 +21,13 @@ import { createStripeBilling, type BillingProvider } from './integrations/billin
 import { createMailer, type Mailer } from './integrations/mail';
 import { apiDocumentOptions } from './lib/api-document';
 import { answerClientError, answerFrameworkError, installErrorHandler } from './lib/error-handler';
-import { withTenant } from './db/tenant-tx';
 import { AppError } from './lib/errors';
 import { originGuard } from './lib/origin-guard';
 import { webStaticOptions } from './lib/web-assets';
 import { createAuth } from './modules/auth/auth';
 import { authRoutes } from './modules/auth/routes';
-import { forwardSessionCookies, requireIdentity, requireTenant } from './modules/auth/session';
+import { forwardSessionCookies } from './modules/auth/session';
 import { billingRoutes } from './modules/billing/routes';
-import { assertAccess } from './modules/billing/plans';
 import { dashboardRoutes } from './modules/dashboard/routes';
 import { garageRoutes } from './modules/garages/routes';
 import { healthRoutes } from './modules/health/routes';
@@ -55,7 +54,7 @@ export interface BuildAppOptions {
   webRoot?: string;
   logger?: boolean;
   /** Called for every route as it is registered (tests list the routes to probe them). */
-  onRoute?: (route: { method: string | string[]; url: string }) => void;
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Largest JSON body accepted, in bytes; larger answers 413. */
@@ -91,14 +90,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     config: opts.config,
     mailer,
     now: opts.now ?? (() => new Date()),
-    identity: (request) => requireIdentity(auth, opts.db, request),
-    tenant: (request) => requireTenant(auth, opts.db, request),
-    gatedTenant: async (request) => {
-      const who = await requireTenant(auth, opts.db, request);
-      await withTenant(opts.db, who.tenantId, (tx) => assertAccess(tx, who.tenantId, ctx.now()));
-      return who;
-    },
   };
+  installAccess(app, { auth, db: opts.db, now: ctx.now });
 
   await app.register(helmet, {
     // Served over plain http on a LAN too: upgrading sub-requests to https would break the app.
@@ -109,7 +102,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(compress, { threshold: 1024 });
   await app.register(rateLimit, { global: false });
   await app.register(swagger, apiDocumentOptions(opts.config.appUrl));
-  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+  await app.register(async (docs) => {
+    // The API document and its reference page are public (decision 015); their routes are
+    // @fastify/swagger-ui's, so their access is declared here.
+    docs.addHook('onRoute', (route) => {
+      route.config = { ...route.config, access: 'public' };
+    });
+    await docs.register(swaggerUi, { routePrefix: '/api/docs' });
+  });
 
   app.addHook('onRequest', originGuard(opts.config.appUrl));
   app.addHook('onSend', forwardSessionCookies);

@@ -2,7 +2,8 @@
  * The OpenAPI document served at /api/docs/json (and its reference page at /api/docs), built by
  * @fastify/swagger from the routes' zod schemas (decision 015):
  * - every operation has a summary and an operationId (written on the route), a tag, and the
- *   session cookie as its security requirement unless the route says `security: []`;
+ *   session cookie as its security requirement unless the route's declared access is 'public'
+ *   (server/access.ts), which documents it with `security: []`;
  * - every operation lists its error answers, all with the `ErrorBody` schema: the statuses its
  *   shape implies are added here (400 and 413 with a body or query, 401 unless public, 404 and
  *   414 with path ids, 429 when rate limited, 500 and 503 always), the others come from the
@@ -168,7 +169,14 @@ const transform: FastifyDynamicSwaggerOptions['transform'] = (input) => {
   const documented = noBody
     ? { ...schema, response: { ...(schema?.response as object), 204: { type: 'null', description: 'Done; no body' } } }
     : schema;
-  return { url, schema: rateLimited ? { ...documented, 'x-rate-limited': true } : documented };
+  return {
+    url,
+    schema: {
+      ...documented,
+      ...(input.route.config?.access === 'public' ? { security: [] } : {}),
+      ...(rateLimited ? { 'x-rate-limited': true } : {}),
+    },
+  };
 };
 
 /** Adds every operation's error responses and drops the bookkeeping extensions. */

@@ -8,8 +8,9 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
 import { inject } from 'vitest';
+import type { RouteAccess } from '../access';
 import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { openPostgres, wrapPglite, type Database } from '../db/client';
@@ -50,8 +51,8 @@ export async function openTestDatabase(backend: Backend): Promise<Database> {
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
-  /** Every route of the app, one entry per method (HEAD excluded). */
-  routes: { method: string; url: string }[];
+  /** Every route of the app, one entry per method (HEAD excluded), with its declared access. */
+  routes: { method: string; url: string; access: RouteAccess | undefined }[];
   /** Every email the app sent, oldest first. */
   mail: MailMessage[];
   /** Moves the app's clock. */
@@ -73,7 +74,7 @@ export async function createTestApp(
   const database = await openTestDatabase(backend);
   const mail: MailMessage[] = [];
   let now: Date | null = null;
-  const routes: { method: string; url: string }[] = [];
+  const registered: RouteOptions[] = [];
   const config = loadConfig({ APP_URL, TRIAL_DAYS: String(opts.trialDays ?? 14), ...opts.env });
   const app = await buildApp({
     config: { ...config, appSecret: TEST_APP_SECRET },
@@ -82,11 +83,14 @@ export async function createTestApp(
     now: () => now ?? new Date(),
     authRateLimitPerMinute: opts.authRateLimitPerMinute ?? 10_000,
     webRoot: opts.webRoot,
-    onRoute: (r) => {
-      for (const method of [r.method].flat()) if (method !== 'HEAD') routes.push({ method, url: r.url });
-    },
+    onRoute: (r) => void registered.push(r),
   });
   await app.ready();
+  // Read once the app is ready: a scope's own onRoute hook may declare a plugin route's access
+  // after this one saw the route (the API document's, app.ts).
+  const routes = registered.flatMap((r) =>
+    [r.method].flat().filter((method) => method !== 'HEAD').map((method) => ({ method, url: r.url, access: r.config?.access })),
+  );
   return {
     app,
     database,

@@ -98,6 +98,7 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions):
     return reply.send(response.body ? Buffer.from(await response.arrayBuffer()) : null);
   }
 
-  app.get('/api/auth/*', handle);
-  app.post('/api/auth/*', { config: { rateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000 } } }, handle);
+  // better-auth answers for its own sessions: sign-up and sign-in come before any.
+  app.get('/api/auth/*', { config: { access: 'public' } }, handle);
+  app.post('/api/auth/*', { config: { access: 'public', rateLimit: { max: opts.rateLimitPerMinute, timeWindow: 60_000 } } }, handle);
 }

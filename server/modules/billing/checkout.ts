@@ -1,8 +1,8 @@
 /**
  * Checkout and Customer Portal sessions (docs/product.md "Validation rules" Checkout, "Messages",
- * "Plans, trial and limits"). Only the tenant's owner may start them; the price id is looked up on
- * the server from the tier and the interval (configuration first, then the tiers table), never
- * taken from the browser.
+ * "Plans, trial and limits"). Only the tenant's owner may start them (their routes declare it:
+ * server/access.ts); the price id is looked up on the server from the tier and the interval
+ * (configuration first, then the tiers table), never taken from the browser.
  */
 import { eq, sql } from 'drizzle-orm';
 import type { CheckoutBody } from '../../../common/contracts/billing';
@@ -11,7 +11,6 @@ import { subscriptions, subscriptionTiers } from '../../db/schema/billing';
 import { withTenant } from '../../db/tenant-tx';
 import type { BillingProvider } from '../../integrations/billing';
 import { AppError, notFound } from '../../lib/errors';
-import { requireRole } from '../../lib/roles';
 import type { TenantIdentity } from '../auth/session';
 
 export interface CheckoutOptions {
@@ -29,7 +28,7 @@ function requireBilling(billing: BillingProvider | null): BillingProvider {
  * Creates a Checkout Session for `body.tier_id` and interval; per-unit plans are billed for the
  * tenant's unit count (at least 1).
  * @returns the Checkout URL.
- * @throws FORBIDDEN (not owner) | BILLING_NOT_CONFIGURED | NOT_FOUND | CONFLICT 'No valid price ID found for {tier}' | PROVIDER_ERROR
+ * @throws BILLING_NOT_CONFIGURED | NOT_FOUND | CONFLICT 'No valid price ID found for {tier}' | PROVIDER_ERROR
  */
 export async function startCheckout(
   db: Db,
@@ -38,7 +37,6 @@ export async function startCheckout(
   body: CheckoutBody,
   opts: CheckoutOptions,
 ): Promise<string> {
-  requireRole(who, 'owner');
   const provider = requireBilling(billing);
   const { tier, units, customerId } = await withTenant(db, who.tenantId, async (tx) => {
     const [found] = await tx.select().from(subscriptionTiers).where(eq(subscriptionTiers.id, body.tier_id));
@@ -73,10 +71,9 @@ export async function startCheckout(
 /**
  * Creates a Customer Portal session for "Manage Subscription".
  * @returns the portal URL.
- * @throws FORBIDDEN (not owner) | BILLING_NOT_CONFIGURED | CONFLICT (no customer yet) | PROVIDER_ERROR
+ * @throws BILLING_NOT_CONFIGURED | CONFLICT (no customer yet) | PROVIDER_ERROR
  */
 export async function openPortal(db: Db, billing: BillingProvider | null, who: TenantIdentity, appUrl: string): Promise<string> {
-  requireRole(who, 'owner');
   const provider = requireBilling(billing);
   const [sub] = await withTenant(db, who.tenantId, (tx) =>
     tx.select({ customerId: subscriptions.stripeCustomerId }).from(subscriptions).where(eq(subscriptions.tenantId, who.tenantId)),

@@ -83,13 +83,18 @@ async function accessState(tx: Tx, tenantId: string, now: Date, forUpdate: boole
 }
 
 /**
- * The access rule of docs/product.md "States and transitions" for a guarded action, inside the
- * caller's tenant transaction.
- * @throws AppError SUBSCRIPTION_REQUIRED when the trial has expired and no subscription is active.
+ * The access rule of docs/product.md "States and transitions" (the expired-trial gate), inside the
+ * caller's tenant transaction; with `feature`, also the plan's feature switch (e.g. `cost_reports`).
+ * Applied once per request: by the access hook (server/access.ts) for routes declaring
+ * `gate: 'trial'`, by the write itself for plus and minus (docs/decisions/019-access-per-route.md).
+ * @throws AppError SUBSCRIPTION_REQUIRED when the trial has expired and no subscription is active;
+ *   FORBIDDEN when the plan in force does not include `feature`.
  */
-export async function assertAccess(tx: Tx, tenantId: string, now: Date): Promise<void> {
-  if ((await accessState(tx, tenantId, now, false)).blocked) {
-    throw new AppError('SUBSCRIPTION_REQUIRED', 'Your trial has expired. Please subscribe to continue.');
+export async function assertAccess(tx: Tx, tenantId: string, now: Date, feature?: Feature): Promise<void> {
+  const state = await accessState(tx, tenantId, now, false);
+  if (state.blocked) throw new AppError('SUBSCRIPTION_REQUIRED', 'Your trial has expired. Please subscribe to continue.');
+  if (feature && !state.tier.features[feature]) {
+    throw new AppError('FORBIDDEN', `Your ${state.tier.name} plan does not include this feature. Please upgrade to use it.`);
   }
 }
 
@@ -100,40 +105,21 @@ async function countOf(tx: Tx, tenantId: string, resource: LimitedResource): Pro
 }
 
 /**
- * Checks that `adding` more of `resource` fit the plan in force (and, unless `allowExpired`,
- * that access is not blocked), holding the subscription row lock until the caller's transaction
- * ends. Onboarding passes `allowExpired`: setup is not behind the expired-trial gate.
- * @throws AppError SUBSCRIPTION_REQUIRED | LIMIT_REACHED ('You have reached the maximum number of {resource} for your plan. …').
+ * Checks that `adding` more of `resource` fit the plan in force, holding the subscription row lock
+ * until the caller's transaction ends. The expired-trial gate is not checked here: the route's
+ * declared access applies it (onboarding, which is not behind the gate, uses this too;
+ * docs/decisions/019-access-per-route.md).
+ * @throws AppError LIMIT_REACHED ('You have reached the maximum number of {resource} for your plan. …').
  */
-export async function assertWithinLimit(
-  tx: Tx,
-  tenantId: string,
-  resource: LimitedResource,
-  adding: number,
-  now: Date,
-  opts: { allowExpired?: boolean } = {},
-): Promise<void> {
-  const state = await accessState(tx, tenantId, now, true);
-  if (state.blocked && !opts.allowExpired) throw new AppError('SUBSCRIPTION_REQUIRED', 'Your trial has expired. Please subscribe to continue.');
-  const limit = state.tier[limitColumn[resource]];
+export async function assertWithinLimit(tx: Tx, tenantId: string, resource: LimitedResource, adding: number, now: Date): Promise<void> {
+  const { tier } = await accessState(tx, tenantId, now, true);
+  const limit = tier[limitColumn[resource]];
   if (limit >= UNLIMITED) return;
   if ((await countOf(tx, tenantId, resource)) + adding > limit) {
     throw new AppError(
       'LIMIT_REACHED',
       `You have reached the maximum number of ${resource} for your plan. Please upgrade to add more.`,
     );
-  }
-}
-
-/**
- * Refuses a feature switched off for the plan in force (e.g. `ai_scanner`).
- * @throws AppError SUBSCRIPTION_REQUIRED | FORBIDDEN
- */
-export async function assertFeature(tx: Tx, tenantId: string, feature: Feature, now: Date): Promise<void> {
-  const state = await accessState(tx, tenantId, now, false);
-  if (state.blocked) throw new AppError('SUBSCRIPTION_REQUIRED', 'Your trial has expired. Please subscribe to continue.');
-  if (!state.tier.features[feature]) {
-    throw new AppError('FORBIDDEN', `Your ${state.tier.name} plan does not include this feature. Please upgrade to use it.`);
   }
 }
 

@@ -21,10 +21,15 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { ctx: AppCo
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['billing'];
   const checkoutErrors = ['NO_TENANT', 'FORBIDDEN', 'CONFLICT', 'PROVIDER_ERROR', 'BILLING_NOT_CONFIGURED'] as const;
+  // Billing is how an expired trial ends, so none of it is behind the gate (docs/product.md
+  // "Screens: Expired-trial gate").
+  const member = { access: { role: 'member', gate: 'none' } } as const;
+  const owner = { access: { role: 'owner', gate: 'none' } } as const;
 
   app.get(
     '/api/subscription/status',
     {
+      config: member,
       schema: {
         tags,
         operationId: 'getSubscriptionStatus',
@@ -33,19 +38,17 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { ctx: AppCo
         response: { 200: subscriptionStatus },
       },
     },
-    async (request) => getSubscriptionStatus(ctx.db, (await ctx.tenant(request)).tenantId, ctx.now()),
+    async (request) => getSubscriptionStatus(ctx.db, request.who.tenantId, ctx.now()),
   );
   app.get(
     '/api/subscription/tiers',
-    { schema: { tags, operationId: 'listTiers', summary: 'The plans, by price', response: { 200: z.array(tier) } } },
-    async (request) => {
-      await ctx.identity(request);
-      return listTiers(ctx.db);
-    },
+    { config: { access: 'session' }, schema: { tags, operationId: 'listTiers', summary: 'The plans, by price', response: { 200: z.array(tier) } } },
+    async () => listTiers(ctx.db),
   );
   app.get(
     '/api/subscription/usage',
     {
+      config: member,
       schema: {
         tags,
         operationId: 'getUsage',
@@ -55,13 +58,14 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { ctx: AppCo
       },
     },
     async (request) => {
-      const who = await ctx.tenant(request);
-      return withTenant(ctx.db, who.tenantId, (tx) => getUsage(tx, who.tenantId, ctx.now()));
+      const { tenantId } = request.who;
+      return withTenant(ctx.db, tenantId, (tx) => getUsage(tx, tenantId, ctx.now()));
     },
   );
   app.post(
     '/api/subscription/checkout',
     {
+      config: owner,
       schema: {
         tags,
         operationId: 'startCheckout',
@@ -72,7 +76,7 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { ctx: AppCo
       },
     },
     async (request) => ({
-      url: await startCheckout(ctx.db, billing, await ctx.tenant(request), request.body, {
+      url: await startCheckout(ctx.db, billing, request.who, request.body, {
         appUrl: ctx.config.appUrl,
         prices: ctx.config.stripe.prices,
       }),
@@ -81,6 +85,7 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { ctx: AppCo
   app.post(
     '/api/subscription/portal',
     {
+      config: owner,
       schema: {
         tags,
         operationId: 'openBillingPortal',
@@ -90,7 +95,7 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { ctx: AppCo
       },
     },
     async (request) => ({
-      url: await openPortal(ctx.db, billing, await ctx.tenant(request), ctx.config.appUrl),
+      url: await openPortal(ctx.db, billing, request.who, ctx.config.appUrl),
     }),
   );
 
@@ -100,12 +105,13 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { ctx: AppCo
     raw.post(
       '/api/billing/webhook',
       {
+        // Stripe calls it without a session; the signature is its authentication.
+        config: { access: 'public' },
         schema: {
           tags,
           operationId: 'receiveBillingEvent',
           summary: 'Stripe webhook: apply a signed billing event once',
           description: 'The body is Stripe’s event as sent, verified against the `stripe-signature` header.',
-          security: [],
           'x-errors': ['VALIDATION', 'BILLING_NOT_CONFIGURED'],
           response: { 200: z.object({ received: z.literal(true), outcome: z.enum(['applied', 'duplicate', 'ignored']) }) },
         },

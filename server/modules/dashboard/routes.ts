@@ -15,6 +15,9 @@ export async function dashboardRoutes(fastify: FastifyInstance, ctx: AppContext)
     JSON.stringify(dashboardResponse.parse(await getDashboard(ctx.db, tenantId))),
   );
   app.get('/api/dashboard', {
+      // Not behind the expired-trial gate: the dashboard stays readable (docs/product.md
+      // "Screens: Expired-trial gate").
+      config: { access: { role: 'member', gate: 'none' } },
       schema: {
         tags: ['dashboard'],
         operationId: 'getDashboard',
@@ -23,6 +26,6 @@ export async function dashboardRoutes(fastify: FastifyInstance, ctx: AppContext)
         response: { 200: dashboardResponse },
       },
     }, async (request, reply) => {
-    return sendJson(reply, await readDashboard((await ctx.tenant(request)).tenantId));
+    return sendJson(reply, await readDashboard(request.who.tenantId));
   });
 }

@@ -12,17 +12,23 @@ export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): P
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['garages'];
   const gated = ['NO_TENANT', 'SUBSCRIPTION_REQUIRED'] as const;
+  // Behind the expired-trial gate (docs/product.md "Screens: Expired-trial gate"); managing the
+  // records themselves needs an admin (docs/product.md "Roles").
+  const member = { access: { role: 'member', gate: 'trial' } } as const;
+  const admin = { access: { role: 'admin', gate: 'trial' } } as const;
 
   app.get(
     '/api/garages',
     {
+      config: member,
       schema: { tags, operationId: 'listGarages', summary: 'The garages with their stock', 'x-errors': gated, response: { 200: z.array(garage) } },
     },
-    async (request) => listGarages(ctx.db, await ctx.gatedTenant(request)),
+    async (request) => listGarages(ctx.db, request.who),
   );
   app.post(
     '/api/garages',
     {
+      config: admin,
       schema: {
         tags,
         operationId: 'createGarage',
@@ -32,11 +38,12 @@ export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): P
         response: { 201: garage },
       },
     },
-    async (request, reply) => reply.status(201).send(await createGarage(ctx.db, await ctx.gatedTenant(request), request.body, ctx.now())),
+    async (request, reply) => reply.status(201).send(await createGarage(ctx.db, request.who, request.body, ctx.now())),
   );
   app.patch(
     '/api/garages/:id',
     {
+      config: admin,
       schema: {
         tags,
         operationId: 'updateGarage',
@@ -47,11 +54,12 @@ export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): P
         response: { 200: garage },
       },
     },
-    async (request) => updateGarage(ctx.db, await ctx.gatedTenant(request), request.params.id, request.body),
+    async (request) => updateGarage(ctx.db, request.who, request.params.id, request.body),
   );
   app.put(
     '/api/garages/:id/inventory',
     {
+      config: member,
       schema: {
         tags,
         operationId: 'replaceGarageInventory',
@@ -62,11 +70,12 @@ export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): P
         response: { 200: garage },
       },
     },
-    async (request) => replaceGarageInventory(ctx.db, await ctx.gatedTenant(request), request.params.id, request.body),
+    async (request) => replaceGarageInventory(ctx.db, request.who, request.params.id, request.body),
   );
   app.delete(
     '/api/garages/:id',
     {
+      config: admin,
       schema: {
         tags,
         operationId: 'deleteGarage',
@@ -77,7 +86,7 @@ export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request, reply) => {
-      await deleteGarage(ctx.db, await ctx.gatedTenant(request), request.params.id);
+      await deleteGarage(ctx.db, request.who, request.params.id);
       return reply.status(204).send();
     },
   );

@@ -15,7 +15,6 @@ import { queryRows, type Db, type Tx } from '../../db/client';
 import { garages, units } from '../../db/schema/stock';
 import { withTenant } from '../../db/tenant-tx';
 import { notFound } from '../../lib/errors';
-import { requireRole } from '../../lib/roles';
 import type { TenantIdentity } from '../auth/session';
 import { assertItemsExist } from '../items/service';
 import { assertWithinLimit } from '../billing/plans';
@@ -61,10 +60,9 @@ export async function listGarages(db: Db, who: TenantIdentity): Promise<Garage[]
 
 /**
  * Creates a garage with its initial inventory (admins) within the plan's garage limit; lines of
- * quantity 0 are skipped. @throws 404 for an unknown item; LIMIT_REACHED | SUBSCRIPTION_REQUIRED
+ * quantity 0 are skipped. @throws 404 for an unknown item; LIMIT_REACHED
  */
 export async function createGarage(db: Db, who: TenantIdentity, body: CreateGarageBody, now: Date): Promise<Garage> {
-  requireRole(who, 'admin');
   return withTenant(db, who.tenantId, async (tx) => {
     await assertWithinLimit(tx, who.tenantId, 'garages', 1, now);
     const lines = body.inventory.filter((l) => l.quantity > 0);
@@ -83,7 +81,6 @@ export async function createGarage(db: Db, who: TenantIdentity, body: CreateGara
 
 /** Renames / re-addresses a garage (admins). @throws 404 */
 export async function updateGarage(db: Db, who: TenantIdentity, id: string, body: UpdateGarageBody): Promise<Garage> {
-  requireRole(who, 'admin');
   return withTenant(db, who.tenantId, async (tx) => {
     const updated = await tx
       .update(garages)
@@ -133,7 +130,6 @@ export async function replaceGarageInventory(
  * @throws 404; LAST_RECORD for the tenant's last garage.
  */
 export async function deleteGarage(db: Db, who: TenantIdentity, id: string): Promise<void> {
-  requireRole(who, 'admin');
   await withTenant(db, who.tenantId, async (tx) => {
     await lockGarage(tx, who.tenantId, id, 'update');
     await assertNotLastRecord(tx, who.tenantId, 'garages');

@@ -20,18 +20,21 @@ export async function healthRoutes(fastify: FastifyInstance, ctx: AppContext): P
 
   app.get(
     '/api/health',
-    { schema: { tags, operationId: 'health', summary: 'Check that the server answers', security: [], response: { 200: healthResponse } } },
+    {
+      config: { access: 'public' },
+      schema: { tags, operationId: 'health', summary: 'Check that the server answers', response: { 200: healthResponse } },
+    },
     async () => ({ ok: true as const }),
   );
 
   app.get(
     '/api/ready',
     {
+      config: { access: 'public' },
       schema: {
         tags,
         operationId: 'ready',
         summary: 'Check that the server can serve requests: database reachable and migrated',
-        security: [],
         response: { 200: readyResponse },
       },
     },

@@ -12,15 +12,20 @@ export async function itemRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['items'];
   const gated = ['NO_TENANT', 'SUBSCRIPTION_REQUIRED'] as const;
+  // Behind the expired-trial gate (docs/product.md "Screens: Expired-trial gate"); managing the
+  // records themselves needs an admin (docs/product.md "Roles").
+  const member = { access: { role: 'member', gate: 'trial' } } as const;
+  const admin = { access: { role: 'admin', gate: 'trial' } } as const;
 
   app.get(
     '/api/items',
-    { schema: { tags, operationId: 'listItems', summary: 'The items', 'x-errors': gated, response: { 200: z.array(item) } } },
-    async (request) => listItems(ctx.db, await ctx.gatedTenant(request)),
+    { config: member, schema: { tags, operationId: 'listItems', summary: 'The items', 'x-errors': gated, response: { 200: z.array(item) } } },
+    async (request) => listItems(ctx.db, request.who),
   );
   app.post(
     '/api/items',
     {
+      config: admin,
       schema: {
         tags,
         operationId: 'createItem',
@@ -30,11 +35,12 @@ export async function itemRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
         response: { 201: item },
       },
     },
-    async (request, reply) => reply.status(201).send(await createItem(ctx.db, await ctx.gatedTenant(request), request.body, ctx.now())),
+    async (request, reply) => reply.status(201).send(await createItem(ctx.db, request.who, request.body, ctx.now())),
   );
   app.patch(
     '/api/items/:id',
     {
+      config: admin,
       schema: {
         tags,
         operationId: 'updateItem',
@@ -45,11 +51,12 @@ export async function itemRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
         response: { 200: item },
       },
     },
-    async (request) => updateItem(ctx.db, await ctx.gatedTenant(request), request.params.id, request.body),
+    async (request) => updateItem(ctx.db, request.who, request.params.id, request.body),
   );
   app.delete(
     '/api/items/:id',
     {
+      config: admin,
       schema: {
         tags,
         operationId: 'deleteItem',
@@ -60,7 +67,7 @@ export async function itemRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      await deleteItem(ctx.db, await ctx.gatedTenant(request), request.params.id);
+      await deleteItem(ctx.db, request.who, request.params.id);
       return reply.status(204).send();
     },
   );

@@ -10,7 +10,6 @@ import { queryRows, type Db, type Tx } from '../../db/client';
 import { items } from '../../db/schema/stock';
 import { withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
-import { requireRole } from '../../lib/roles';
 import type { TenantIdentity } from '../auth/session';
 import { assertWithinLimit } from '../billing/plans';
 import { assertNotLastRecord } from '../stock/last-record';
@@ -44,9 +43,8 @@ export async function listItems(db: Db, who: TenantIdentity): Promise<Item[]> {
   return rows.map(toItem);
 }
 
-/** Creates an item (admins) within the plan's item limit. @throws LIMIT_REACHED | SUBSCRIPTION_REQUIRED */
+/** Creates an item (admins) within the plan's item limit. @throws LIMIT_REACHED */
 export async function createItem(db: Db, who: TenantIdentity, body: ItemBody, now: Date): Promise<Item> {
-  requireRole(who, 'admin');
   const [row] = await withTenant(db, who.tenantId, async (tx) => {
     await assertWithinLimit(tx, who.tenantId, 'items', 1, now);
     return tx.insert(items).values({ tenantId: who.tenantId, ...values(body) }).returning(columns);
@@ -56,7 +54,6 @@ export async function createItem(db: Db, who: TenantIdentity, body: ItemBody, no
 
 /** Updates an item (admins). Later ledger rows cost at the new count_cost; earlier ones keep theirs. @throws 404 */
 export async function updateItem(db: Db, who: TenantIdentity, id: string, body: ItemBody): Promise<Item> {
-  requireRole(who, 'admin');
   const [row] = await withTenant(db, who.tenantId, async (tx) => {
     const [current] = await tx
       .select({ threshold: items.minimumThreshold })
@@ -81,7 +78,6 @@ export async function updateItem(db: Db, who: TenantIdentity, id: string, body: 
  * @throws 404; LAST_RECORD for the tenant's last item; CONFLICT while any location holds stock of it.
  */
 export async function deleteItem(db: Db, who: TenantIdentity, id: string): Promise<void> {
-  requireRole(who, 'admin');
   await withTenant(db, who.tenantId, async (tx) => {
     // Its stock rows (deleted with it by ON DELETE CASCADE) before the item: the lock order.
     await lockItemStockRows(tx, who.tenantId, id);

@@ -25,10 +25,15 @@ export async function onboardingRoutes(fastify: FastifyInstance, ctx: AppContext
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['onboarding'];
   const stepErrors = ['NO_TENANT', 'CONFLICT', 'LIMIT_REACHED'] as const;
+  // Setup comes before the company exists (its first steps need only a session) and is not
+  // behind the expired-trial gate (docs/product.md "Screens: Expired-trial gate").
+  const session = { access: 'session' } as const;
+  const step = { access: { role: 'member', gate: 'none' } } as const;
 
   app.get(
     '/api/onboarding/status',
     {
+      config: session,
       schema: {
         tags,
         operationId: 'getOnboardingStatus',
@@ -36,12 +41,13 @@ export async function onboardingRoutes(fastify: FastifyInstance, ctx: AppContext
         response: { 200: statusSchema },
       },
     },
-    async (request) => onboardingStatus(ctx.db, await ctx.identity(request)),
+    async (request) => onboardingStatus(ctx.db, request.identity),
   );
 
   app.post(
     '/api/onboarding/company',
     {
+      config: session,
       schema: {
         tags,
         operationId: 'createCompany',
@@ -52,8 +58,7 @@ export async function onboardingRoutes(fastify: FastifyInstance, ctx: AppContext
       },
     },
     async (request, reply) => {
-      const who = await ctx.identity(request);
-      const result = await createCompany(ctx.db, who, request.body, { trialDays: ctx.config.trialDays, now: ctx.now() });
+      const result = await createCompany(ctx.db, request.identity, request.body, { trialDays: ctx.config.trialDays, now: ctx.now() });
       return reply.status(201).send(result);
     },
   );
@@ -61,6 +66,7 @@ export async function onboardingRoutes(fastify: FastifyInstance, ctx: AppContext
   app.post(
     '/api/onboarding/items',
     {
+      config: step,
       schema: {
         tags,
         operationId: 'saveOnboardingItems',
@@ -70,12 +76,13 @@ export async function onboardingRoutes(fastify: FastifyInstance, ctx: AppContext
         response: { 200: savedCount },
       },
     },
-    async (request) => saveOnboardingItems(ctx.db, await ctx.tenant(request), request.body, ctx.now()),
+    async (request) => saveOnboardingItems(ctx.db, request.who, request.body, ctx.now()),
   );
 
   app.post(
     '/api/onboarding/garage',
     {
+      config: step,
       schema: {
         tags,
         operationId: 'saveOnboardingGarage',
@@ -85,12 +92,13 @@ export async function onboardingRoutes(fastify: FastifyInstance, ctx: AppContext
         response: { 200: z.object({ id: z.uuid() }) },
       },
     },
-    async (request) => saveOnboardingGarage(ctx.db, await ctx.tenant(request), request.body),
+    async (request) => saveOnboardingGarage(ctx.db, request.who, request.body),
   );
 
   app.post(
     '/api/onboarding/units',
     {
+      config: step,
       schema: {
         tags,
         operationId: 'saveOnboardingUnits',
@@ -100,6 +108,6 @@ export async function onboardingRoutes(fastify: FastifyInstance, ctx: AppContext
         response: { 200: savedCount },
       },
     },
-    async (request) => saveOnboardingUnits(ctx.db, await ctx.tenant(request), request.body, ctx.now()),
+    async (request) => saveOnboardingUnits(ctx.db, request.who, request.body, ctx.now()),
   );
 }

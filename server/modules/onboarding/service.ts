@@ -120,7 +120,7 @@ export async function saveOnboardingItems(db: Db, who: TenantIdentity, body: Ite
   return withTenant(db, who.tenantId, async (tx) => {
     await assertStepOpen(tx, who.tenantId, 'items');
     await tx.delete(items).where(eq(items.tenantId, who.tenantId));
-    await assertWithinLimit(tx, who.tenantId, 'items', body.items.length, now, { allowExpired: true });
+    await assertWithinLimit(tx, who.tenantId, 'items', body.items.length, now);
     if (body.items.length > 0) {
       await tx.insert(items).values(
         body.items.map((i) => ({
@@ -174,7 +174,7 @@ export async function saveOnboardingUnits(
 ): Promise<{ count: number }> {
   return withTenant(db, who.tenantId, async (tx) => {
     await assertStepOpen(tx, who.tenantId, 'units');
-    await assertWithinLimit(tx, who.tenantId, 'units', body.units.length, now, { allowExpired: true });
+    await assertWithinLimit(tx, who.tenantId, 'units', body.units.length, now);
     const [garage] = await tx
       .select({ id: garages.id })
       .from(garages)

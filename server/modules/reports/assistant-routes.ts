@@ -30,6 +30,8 @@ export async function assistantRoutes(fastify: FastifyInstance, opts: { ctx: App
   app.post(
     '/api/reports/assistant',
     {
+      // Behind the expired-trial gate, and a plan feature (docs/product.md "Screens: Reports").
+      config: { access: { role: 'member', gate: 'trial', feature: 'ai_reports' } },
       schema: {
         tags: ['reports'],
         operationId: 'askReportAssistant',
@@ -40,7 +42,7 @@ export async function assistantRoutes(fastify: FastifyInstance, opts: { ctx: App
       },
     },
     async (request) => {
-      const { tenantId } = await ctx.tenant(request);
+      const { tenantId } = request.who;
       const report = await readReport({ tenantId, body: request.body });
       return replyWithReport(ai, request.body, report, {
         onError: (err) => request.log.warn({ err }, 'AI narrative failed; answering with the computed summary'),

@@ -1,6 +1,6 @@
 /**
  * HTTP routes of the Reports screen's charts (docs/product.md "Screens: Reports"): behind the
- * expired-trial gate and the plan's `cost_reports` feature.
+ * expired-trial gate and the plan's `cost_reports` feature, both declared in the routes' access.
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -9,7 +9,6 @@ import type { AppContext } from '../../context';
 import { withTenant } from '../../db/tenant-tx';
 import { coalesce } from '../../lib/coalesce';
 import { sendJson } from '../../lib/send-json';
-import { assertFeature } from '../billing/plans';
 import { getCostReport } from './costs';
 import { getStatusReport } from './status';
 
@@ -18,6 +17,7 @@ export async function reportRoutes(fastify: FastifyInstance, ctx: AppContext): P
   const tags = ['reports'];
   // Both charts need the plan's cost_reports feature: FORBIDDEN without it.
   const reportErrors = ['NO_TENANT', 'SUBSCRIPTION_REQUIRED', 'FORBIDDEN'] as const;
+  const config = { access: { role: 'member', gate: 'trial', feature: 'cost_reports' } } as const;
 
   // People of one tenant opening the same report together share reads (lib/coalesce.ts): each
   // read starts after its callers asked, as of that moment, and is checked against the contract
@@ -25,15 +25,13 @@ export async function reportRoutes(fastify: FastifyInstance, ctx: AppContext): P
   const readCosts = coalesce(
     async ({ tenantId, query }: { tenantId: string; query: CostQuery }) => {
       const now = ctx.now();
-      const report = await withTenant(ctx.db, tenantId, async (tx) => {
-        await assertFeature(tx, tenantId, 'cost_reports', now);
-        return getCostReport(tx, tenantId, query, now);
-      });
+      const report = await withTenant(ctx.db, tenantId, (tx) => getCostReport(tx, tenantId, query, now));
       return JSON.stringify(costReport.parse(report));
     },
     ({ tenantId, query }) => [tenantId, query.period, query.start, query.end].join(' '),
   );
   app.get('/api/reports/costs', {
+      config,
       schema: {
         tags,
         operationId: 'getCostReport',
@@ -43,10 +41,11 @@ export async function reportRoutes(fastify: FastifyInstance, ctx: AppContext): P
         response: { 200: costReport },
       },
     }, async (request, reply) =>
-    sendJson(reply, await readCosts({ tenantId: (await ctx.tenant(request)).tenantId, query: request.query })),
+    sendJson(reply, await readCosts({ tenantId: request.who.tenantId, query: request.query })),
   );
 
   app.get('/api/reports/status', {
+      config,
       schema: {
         tags,
         operationId: 'getStatusReport',
@@ -55,11 +54,7 @@ export async function reportRoutes(fastify: FastifyInstance, ctx: AppContext): P
         response: { 200: statusReport },
       },
     }, async (request) => {
-    const who = await ctx.tenant(request);
-    const now = ctx.now();
-    return withTenant(ctx.db, who.tenantId, async (tx) => {
-      await assertFeature(tx, who.tenantId, 'cost_reports', now);
-      return getStatusReport(tx, who.tenantId);
-    });
+    const { tenantId } = request.who;
+    return withTenant(ctx.db, tenantId, (tx) => getStatusReport(tx, tenantId));
   });
 }

@@ -12,10 +12,11 @@ export async function sessionRoutes(fastify: FastifyInstance, ctx: AppContext): 
   app.get(
     '/api/me',
     {
+      config: { access: 'session' },
       schema: { tags: ['session'], operationId: 'getMe', summary: 'The signed-in user, their company and role', response: { 200: meResponse } },
     },
     async (request) => {
-      const who = await ctx.identity(request);
+      const who = request.identity;
       const tenant = who.tenantId
         ? ((
             await withTenant(ctx.db, who.tenantId, (tx) =>

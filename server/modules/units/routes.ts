@@ -27,17 +27,29 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['units'];
   const gated = ['NO_TENANT', 'SUBSCRIPTION_REQUIRED'] as const;
+  // Behind the expired-trial gate (docs/product.md "Screens: Expired-trial gate"); managing the
+  // records themselves needs an admin (docs/product.md "Roles").
+  const member = { access: { role: 'member', gate: 'trial' } } as const;
+  const admin = { access: { role: 'admin', gate: 'trial' } } as const;
+  // Plus and minus check the gate inside the write's own transaction instead (assertAccess in
+  // units/service.ts), not in the hook: they are the hottest path, pressed in bursts written in
+  // one transaction each, and a check in the hook would cost every press a transaction more
+  // (measured in docs/decisions/019-access-per-route.md). Checked there, it also holds for the
+  // batch a press waits for: a subscription cancelled or a trial ending meanwhile stops it.
+  const stockButton = { access: { role: 'member', gate: 'trial-in-write' } } as const;
 
   app.get(
     '/api/units',
     {
+      config: member,
       schema: { tags, operationId: 'listUnits', summary: 'The units with their stock', 'x-errors': gated, response: { 200: z.array(unit) } },
     },
-    async (request) => listUnits(ctx.db, await ctx.gatedTenant(request)),
+    async (request) => listUnits(ctx.db, request.who),
   );
   app.post(
     '/api/units',
     {
+      config: admin,
       schema: {
         tags,
         operationId: 'createUnit',
@@ -47,18 +59,20 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
         response: { 201: unit },
       },
     },
-    async (request, reply) => reply.status(201).send(await createUnit(ctx.db, await ctx.gatedTenant(request), request.body, ctx.now())),
+    async (request, reply) => reply.status(201).send(await createUnit(ctx.db, request.who, request.body, ctx.now())),
   );
   app.get(
     '/api/units/:id',
     {
+      config: member,
       schema: { tags, operationId: 'getUnit', summary: 'One unit with its stock', 'x-errors': gated, params: idParam, response: { 200: unit } },
     },
-    async (request) => getUnit(ctx.db, await ctx.gatedTenant(request), request.params.id),
+    async (request) => getUnit(ctx.db, request.who, request.params.id),
   );
   app.patch(
     '/api/units/:id',
     {
+      config: admin,
       schema: {
         tags,
         operationId: 'updateUnit',
@@ -69,11 +83,12 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
         response: { 200: unit },
       },
     },
-    async (request) => updateUnit(ctx.db, await ctx.gatedTenant(request), request.params.id, request.body),
+    async (request) => updateUnit(ctx.db, request.who, request.params.id, request.body),
   );
   app.delete(
     '/api/units/:id',
     {
+      config: admin,
       schema: {
         tags,
         operationId: 'deleteUnit',
@@ -84,13 +99,14 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      await deleteUnit(ctx.db, await ctx.gatedTenant(request), request.params.id);
+      await deleteUnit(ctx.db, request.who, request.params.id);
       return reply.status(204).send();
     },
   );
   app.post(
     '/api/units/:id/inventory',
     {
+      config: member,
       schema: {
         tags,
         operationId: 'addUnitStock',
@@ -101,11 +117,12 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
         response: { 200: stockChangeResult },
       },
     },
-    async (request) => addUnitStock(ctx.db, await ctx.gatedTenant(request), request.params.id, request.body),
+    async (request) => addUnitStock(ctx.db, request.who, request.params.id, request.body),
   );
   app.post(
     '/api/units/:id/inventory/:itemId/consume',
     {
+      config: stockButton,
       schema: {
         tags,
         operationId: 'consumeUnitStock',
@@ -115,12 +132,12 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
         response: { 200: stockChangeResult },
       },
     },
-    // Gated inside the service's transaction (one transaction fewer on a hot path).
-    async (request) => consumeUnitStock(ctx.db, await ctx.tenant(request), request.params.id, request.params.itemId, ctx.now()),
+    async (request) => consumeUnitStock(ctx.db, request.who, request.params.id, request.params.itemId, ctx.now()),
   );
   app.post(
     '/api/units/:id/inventory/:itemId/restock',
     {
+      config: stockButton,
       schema: {
         tags,
         operationId: 'restockUnitStock',
@@ -130,11 +147,12 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
         response: { 200: stockChangeResult },
       },
     },
-    async (request) => restockUnitStock(ctx.db, await ctx.tenant(request), request.params.id, request.params.itemId, ctx.now()),
+    async (request) => restockUnitStock(ctx.db, request.who, request.params.id, request.params.itemId, ctx.now()),
   );
   app.delete(
     '/api/units/:id/inventory/:itemId',
     {
+      config: member,
       schema: {
         tags,
         operationId: 'removeUnitStock',
@@ -145,7 +163,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request, reply) => {
-      await removeUnitStock(ctx.db, await ctx.gatedTenant(request), request.params.id, request.params.itemId);
+      await removeUnitStock(ctx.db, request.who, request.params.id, request.params.itemId);
       return reply.status(204).send();
     },
   );

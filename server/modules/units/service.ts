@@ -16,7 +16,6 @@ import { queryRows, type Db, type Tx } from '../../db/client';
 import { garages, units } from '../../db/schema/stock';
 import { ConcurrentChange, withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
-import { requireRole } from '../../lib/roles';
 import type { TenantIdentity } from '../auth/session';
 import { assertItemsExist } from '../items/service';
 import { assertAccess, assertWithinLimit } from '../billing/plans';
@@ -90,10 +89,9 @@ export async function getUnit(db: Db, who: TenantIdentity, id: string): Promise<
 
 /**
  * Add Unit (admins) within the plan's unit limit: the unit and its stock rows, quantities as
- * `initial` movements; lines at 0 skipped. @throws 404; LIMIT_REACHED | SUBSCRIPTION_REQUIRED
+ * `initial` movements; lines at 0 skipped. @throws 404; LIMIT_REACHED
  */
 export async function createUnit(db: Db, who: TenantIdentity, body: CreateUnitBody, now: Date): Promise<Unit> {
-  requireRole(who, 'admin');
   return withTenant(db, who.tenantId, async (tx) => {
     await assertWithinLimit(tx, who.tenantId, 'units', 1, now);
     await lockGarageForAssignment(tx, who.tenantId, body.garage_id);
@@ -113,7 +111,6 @@ export async function createUnit(db: Db, who: TenantIdentity, body: CreateUnitBo
 
 /** Edit Unit / Assign Garage (admins). @throws 404 for an unknown unit or garage */
 export async function updateUnit(db: Db, who: TenantIdentity, id: string, body: UpdateUnitBody): Promise<Unit> {
-  requireRole(who, 'admin');
   return withTenant(db, who.tenantId, async (tx) => {
     if (body.garage_id) await lockGarageForAssignment(tx, who.tenantId, body.garage_id);
     await lockUnit(tx, who.tenantId, id, 'update');
@@ -127,7 +124,6 @@ export async function updateUnit(db: Db, who: TenantIdentity, id: string, body: 
 
 /** Deletes a unit (admins), counting its stock down to 0 in the ledger first. @throws 404; LAST_RECORD */
 export async function deleteUnit(db: Db, who: TenantIdentity, id: string): Promise<void> {
-  requireRole(who, 'admin');
   await withTenant(db, who.tenantId, async (tx) => {
     await lockUnit(tx, who.tenantId, id, 'update');
     await assertNotLastRecord(tx, who.tenantId, 'units');

@@ -2,14 +2,14 @@
  * The report assistant (docs/product.md "Screens: Reports" AI assistant, "Constants and limits"
  * report types, "Reports"): computes the chosen report's facts and CSV from the database, then has
  * the language model, when one is configured, write the narrative over those facts. It is the plan
- * feature `ai_reports` and sits behind the expired-trial gate.
+ * feature `ai_reports` and sits behind the expired-trial gate, both declared by its route
+ * (assistant-routes.ts).
  */
 import type { AssistantBody, AssistantReply } from '../../../../common/contracts/reports';
 import { reportTypeLabels } from '../../../../common/contracts/reports';
 import type { Db } from '../../../db/client';
 import { enterTenantScope } from '../../../db/tenant-tx';
 import type { AiProvider } from '../../../integrations/ai';
-import { assertFeature } from '../../billing/plans';
 import { writeReportText, type NarrativeOptions } from './narrative';
 import { reportBuilders } from './registry';
 import { toCsv } from '../../../lib/csv';
@@ -18,7 +18,6 @@ import { reportRange, type ReportFacts } from './shared';
 /**
  * Computes the facts and CSV rows of one assistant request of `tenantId` as of `now` (UTC): the
  * range is the `days` days before `now`, at most `limit` records.
- * @throws AppError SUBSCRIPTION_REQUIRED (expired trial, 402) | FORBIDDEN (plan without ai_reports, 403)
  */
 export async function computeReport(db: Db, tenantId: string, body: AssistantBody, now: Date): Promise<ReportFacts> {
   const range = reportRange(now, body.days, body.limit);
@@ -27,7 +26,6 @@ export async function computeReport(db: Db, tenantId: string, body: AssistantBod
   return db.transaction(
     async (tx) => {
       await enterTenantScope(tx, tenantId);
-      await assertFeature(tx, tenantId, 'ai_reports', now);
       return reportBuilders[body.type](tx, tenantId, range);
     },
     { isolationLevel: 'repeatable read', accessMode: 'read only' },

@@ -1,0 +1,241 @@
+/**
+ * Access declared per route (server/access.ts, docs/decisions/019-access-per-route.md): every /api
+ * route declares who may call it, the declarations are the reviewed ones and the API document
+ * names the refusals they give, and the hook refuses in the order and with the answers the
+ * handlers gave before: 401, 409, 402, then 403.
+ */
+import { randomUUID } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { installAccess, type RouteAccess } from './access';
+import { createAuth } from './modules/auth/auth';
+import { setTenantPlan, setTrialEnd } from './modules/billing/operator';
+import type { Database } from './db/client';
+import { api, APP_URL, backends, createTestApp, openTestDatabase, signUpAndSignIn, TEST_APP_SECRET, type TestApp } from './test/harness';
+import { stockTenant, type StockTenant } from './test/stock-fixtures';
+
+const member = { role: 'member', gate: 'trial' } as const;
+const admin = { role: 'admin', gate: 'trial' } as const;
+const ungated = { role: 'member', gate: 'none' } as const;
+
+/**
+ * Who may call each route, as the handlers decided before the declarations (docs/product.md
+ * "Roles", "Screens: Expired-trial gate"); the API document's own routes are all public.
+ */
+const reviewed: Record<string, RouteAccess> = {
+  'GET /api/health': 'public',
+  'GET /api/ready': 'public',
+  'GET /api/auth/*': 'public',
+  'POST /api/auth/*': 'public',
+  'POST /api/billing/webhook': 'public',
+  'GET /api/me': 'session',
+  'GET /api/onboarding/status': 'session',
+  'POST /api/onboarding/company': 'session',
+  'GET /api/subscription/tiers': 'session',
+  'POST /api/onboarding/items': ungated,
+  'POST /api/onboarding/garage': ungated,
+  'POST /api/onboarding/units': ungated,
+  'GET /api/subscription/status': ungated,
+  'GET /api/subscription/usage': ungated,
+  'POST /api/subscription/checkout': { role: 'owner', gate: 'none' },
+  'POST /api/subscription/portal': { role: 'owner', gate: 'none' },
+  'GET /api/dashboard': ungated,
+  'GET /api/items': member,
+  'POST /api/items': admin,
+  'PATCH /api/items/:id': admin,
+  'DELETE /api/items/:id': admin,
+  'GET /api/garages': member,
+  'POST /api/garages': admin,
+  'PATCH /api/garages/:id': admin,
+  'PUT /api/garages/:id/inventory': member,
+  'DELETE /api/garages/:id': admin,
+  'GET /api/units': member,
+  'POST /api/units': admin,
+  'GET /api/units/:id': member,
+  'PATCH /api/units/:id': admin,
+  'DELETE /api/units/:id': admin,
+  'POST /api/units/:id/inventory': member,
+  'POST /api/units/:id/inventory/:itemId/consume': { role: 'member', gate: 'trial-in-write' },
+  'POST /api/units/:id/inventory/:itemId/restock': { role: 'member', gate: 'trial-in-write' },
+  'DELETE /api/units/:id/inventory/:itemId': member,
+  'GET /api/reports/costs': { ...member, feature: 'cost_reports' },
+  'GET /api/reports/status': { ...member, feature: 'cost_reports' },
+  'POST /api/reports/assistant': { ...member, feature: 'ai_reports' },
+};
+
+const ROLE_REFUSED = { code: 'FORBIDDEN', message: 'Your role does not allow this action. Ask an administrator of your company.' };
+const TRIAL_EXPIRED = { code: 'SUBSCRIPTION_REQUIRED', message: 'Your trial has expired. Please subscribe to continue.' };
+
+describe('declared access', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp('pglite');
+  });
+  afterAll(() => t.close());
+
+  it('is declared on every /api route, as reviewed', () => {
+    const api = t.routes.filter((r) => r.url.startsWith('/api/'));
+    const undeclared = api.filter((r) => r.access === undefined).map((r) => `${r.method} ${r.url}`);
+    expect(undeclared).toEqual([]);
+    const docs = api.filter((r) => r.url.startsWith('/api/docs'));
+    expect(docs.length).toBeGreaterThan(0);
+    for (const r of docs) expect(r.access, `${r.method} ${r.url}`).toBe('public');
+    const declared = Object.fromEntries(api.filter((r) => !r.url.startsWith('/api/docs')).map((r) => [`${r.method} ${r.url}`, r.access]));
+    expect(declared).toEqual(reviewed);
+  });
+
+  it('is what the API document says: public operations need no cookie, the others list the refusals of their access', async () => {
+    type Operation = { security?: unknown[]; responses: Record<string, { description: string }> };
+    const doc = (await t.app.inject({ method: 'GET', url: '/api/docs/json' })).json() as { paths: Record<string, Record<string, Operation>> };
+    for (const [route, access] of Object.entries(reviewed)) {
+      if (route.includes('/api/auth/')) continue; // documented once as /api/auth/{path}
+      const [method, url] = route.split(' ') as [string, string];
+      const op = doc.paths[url.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()];
+      expect(op, route).toBeDefined();
+      const refusals = (status: number) => op!.responses[String(status)]?.description ?? '';
+      expect(op!.security, route).toEqual(access === 'public' ? [] : undefined);
+      if (access === 'public') continue;
+      expect(refusals(401), route).toContain('UNAUTHENTICATED');
+      if (access === 'session') continue;
+      expect(refusals(409), route).toContain('NO_TENANT');
+      if (access.gate !== 'none') expect(refusals(402), route).toContain('SUBSCRIPTION_REQUIRED');
+      if (access.role !== 'member' || 'feature' in access) expect(refusals(403), route).toContain('FORBIDDEN');
+    }
+  });
+});
+
+describe('the access hook', () => {
+  let database: Database;
+  let app: FastifyInstance;
+  beforeEach(async () => {
+    database = await openTestDatabase('pglite');
+    app = Fastify();
+    const auth = createAuth({ db: database.db, secret: TEST_APP_SECRET, appUrl: APP_URL, mailer: { send: async () => {} } });
+    installAccess(app, { auth, db: database.db, now: () => new Date() });
+  });
+  afterEach(async () => {
+    await app.close();
+    await database.close();
+  });
+
+  it('stops the app from starting while an /api route declares no access', async () => {
+    app.get('/api/declared', { config: { access: 'public' } }, async () => ({}));
+    app.get('/api/forgotten', async () => ({}));
+    await expect(app.ready()).rejects.toThrow('Routes without a declared access (docs/decisions/019-access-per-route.md): GET /api/forgotten; HEAD /api/forgotten');
+  });
+
+  it('fails a handler that reads an identity its route does not declare', async () => {
+    app.get('/api/open', { config: { access: 'public' } }, async (request) => request.who);
+    const res = await app.inject({ method: 'GET', url: '/api/open' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json().message).toBe('GET /api/open must declare a tenant access to read it');
+  });
+});
+
+describe.each(backends)('refusals by declared access on %s', (backend) => {
+  let t: TestApp;
+  let s: StockTenant;
+  /** A user with no company yet. */
+  let newcomer: string;
+  /** A member and an admin of s's company. */
+  let memberCookie: string;
+  let adminCookie: string;
+
+  const joinAs = async (email: string, role: 'member' | 'admin') => {
+    const cookie = await signUpAndSignIn(t, email);
+    const me = (await api(t, cookie, 'GET', '/api/me')).json() as { user: { id: string } };
+    await t.database.db.execute(
+      sql`insert into memberships (tenant_id, id, user_id, role) values (${s.tenantId}, ${randomUUID()}, ${me.user.id}, ${role})`,
+    );
+    return cookie;
+  };
+
+  beforeAll(async () => {
+    t = await createTestApp(backend);
+    s = await stockTenant(t, 'owner@example.com');
+    newcomer = await signUpAndSignIn(t, 'newcomer@example.com');
+    memberCookie = await joinAs('member@example.com', 'member');
+    adminCookie = await joinAs('admin@example.com', 'admin');
+  });
+  afterAll(() => t.close());
+
+  it('answers 401 without a session, on every access but public', async () => {
+    for (const [method, url] of [['GET', '/api/me'], ['GET', '/api/dashboard'], ['GET', '/api/units'], ['POST', '/api/subscription/portal']] as const) {
+      const res = await t.app.inject({ method, url });
+      expect(res.statusCode, url).toBe(401);
+      expect(res.json().error, url).toEqual({ code: 'UNAUTHENTICATED', message: 'No authenticated user' });
+    }
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
+  });
+
+  it('validates the request before asking who sends it', async () => {
+    const res = await t.app.inject({ method: 'POST', url: '/api/items', headers: { 'content-type': 'application/json', origin: APP_URL }, payload: { name: '' } });
+    expect(res.statusCode).toBe(400);
+  });
+
+  it('answers 409 to a signed-in user without a company on tenant routes, and serves their session routes', async () => {
+    for (const url of ['/api/dashboard', '/api/items', '/api/subscription/status']) {
+      const res = await api(t, newcomer, 'GET', url);
+      expect(res.statusCode, url).toBe(409);
+      expect(res.json().error, url).toEqual({ code: 'NO_TENANT', message: 'No tenant ID available' });
+    }
+    expect((await api(t, newcomer, 'GET', '/api/me')).json()).toMatchObject({ tenant: null, role: null });
+    expect((await api(t, newcomer, 'GET', '/api/subscription/tiers')).statusCode).toBe(200);
+  });
+
+  it('answers 403 below the least role, and lets each role do what it may', async () => {
+    const newItem = { name: 'Hand Soap', category: 'Bath' };
+    const refused = await api(t, memberCookie, 'POST', '/api/items', newItem);
+    expect(refused.statusCode).toBe(403);
+    expect(refused.json().error).toEqual(ROLE_REFUSED);
+    expect((await api(t, memberCookie, 'DELETE', `/api/units/${s.unitId}`)).statusCode).toBe(403);
+    expect((await api(t, memberCookie, 'GET', '/api/items')).statusCode).toBe(200);
+    expect((await api(t, memberCookie, 'POST', `/api/units/${s.unitId}/inventory/${s.itemIds['Bath Towel']}/consume`)).statusCode).toBe(200);
+
+    expect((await api(t, adminCookie, 'POST', '/api/items', newItem)).statusCode).toBe(201);
+    const checkout = await api(t, adminCookie, 'POST', '/api/subscription/checkout', { tier_id: randomUUID(), interval: 'month' });
+    expect(checkout.statusCode).toBe(403);
+    expect(checkout.json().error).toEqual(ROLE_REFUSED);
+    // The owner gets past the role: this server has no billing configured.
+    expect((await api(t, s.cookie, 'POST', '/api/subscription/checkout', { tier_id: randomUUID(), interval: 'month' })).json().error.code).toBe(
+      'BILLING_NOT_CONFIGURED',
+    );
+  });
+
+  it('answers 402 on gated routes once the trial has expired, before the role and the plan feature', async () => {
+    await setTrialEnd(t.database.db, s.tenantId, new Date(Date.now() - 1000));
+    try {
+      for (const [cookie, method, url] of [
+        [s.cookie, 'GET', '/api/units'],
+        [memberCookie, 'POST', '/api/items'],
+        [s.cookie, 'GET', '/api/reports/status'],
+        [s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${s.itemIds['Bath Towel']}/consume`],
+      ] as const) {
+        const res = await api(t, cookie, method, url, method === 'POST' && url === '/api/items' ? { name: 'X', category: 'Y' } : undefined);
+        expect(res.statusCode, url).toBe(402);
+        expect(res.json().error, url).toEqual(TRIAL_EXPIRED);
+      }
+      for (const url of ['/api/dashboard', '/api/subscription/status', '/api/subscription/usage']) {
+        expect((await api(t, s.cookie, 'GET', url)).statusCode, url).toBe(200);
+      }
+      // Setup is not gated either: this one is refused by the service, setup being complete.
+      const setup = await api(t, s.cookie, 'POST', '/api/onboarding/garage', { name: 'Main Storage', address: '1 Depot Road' });
+      expect(setup.json().error.code).toBe('CONFLICT');
+    } finally {
+      await setTrialEnd(t.database.db, s.tenantId, new Date(Date.now() + 14 * 24 * 60 * 60 * 1000));
+    }
+  });
+
+  it('answers 403 when the plan lacks the route’s feature', async () => {
+    await setTenantPlan(t.database.db, s.tenantId, 'Starter');
+    try {
+      const res = await api(t, s.cookie, 'POST', '/api/reports/assistant', { type: 'summary', days: 7, limit: 25 });
+      expect(res.statusCode).toBe(403);
+      expect(res.json().error).toEqual({ code: 'FORBIDDEN', message: 'Your Starter plan does not include this feature. Please upgrade to use it.' });
+      expect((await api(t, s.cookie, 'GET', '/api/reports/status')).statusCode).toBe(200);
+    } finally {
+      await setTenantPlan(t.database.db, s.tenantId, null);
+    }
+  });
+});
