@@ -6,6 +6,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import { addDays } from 'date-fns';
+import { utc } from '@date-fns/utc';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { installAccess, type RouteAccess } from './access';
@@ -223,7 +225,7 @@ describe.each(backends)('refusals by declared access on %s', (backend) => {
       const setup = await api(t, s.cookie, 'POST', '/api/onboarding/garage', { name: 'Main Storage', address: '1 Depot Road' });
       expect(setup.json().error.code).toBe('CONFLICT');
     } finally {
-      await setTrialEnd(t.database.db, s.tenantId, new Date(Date.now() + 14 * 24 * 60 * 60 * 1000));
+      await setTrialEnd(t.database.db, s.tenantId, addDays(new Date(), 14, { in: utc }));
     }
   });
 
