@@ -20,6 +20,7 @@ import type { Feature } from '../common/contracts/billing';
 import type { Role } from '../common/contracts/session';
 import type { Db } from './db/client';
 import { withTenant } from './db/tenant-tx';
+import { coalesce } from './lib/coalesce';
 import { requireRole } from './lib/roles';
 import type { Auth } from './modules/auth/auth';
 import { requireIdentity, requireTenant, type Identity, type TenantIdentity } from './modules/auth/session';
@@ -100,6 +101,14 @@ export function installAccess(app: FastifyInstance, { auth, db, now }: AccessOpt
     }
   });
 
+  // The people of one company calling at once share a check (lib/coalesce.ts): each round starts
+  // after its callers asked, so none is let in on a subscription state older than its request.
+  const checkGate = coalesce(
+    ({ tenantId, feature }: { tenantId: string; feature?: Feature }) =>
+      withTenant(db, tenantId, (tx) => assertAccess(tx, tenantId, now(), feature)),
+    ({ tenantId, feature }) => `${tenantId} ${feature ?? ''}`,
+  );
+
   app.addHook('preHandler', async (request) => {
     const access = request.routeOptions.config?.access;
     if (access === undefined || access === 'public') return;
@@ -108,10 +117,7 @@ export function installAccess(app: FastifyInstance, { auth, db, now }: AccessOpt
       return;
     }
     const who = await requireTenant(auth, db, request);
-    if (access.gate === 'trial') {
-      const { feature } = access;
-      await withTenant(db, who.tenantId, (tx) => assertAccess(tx, who.tenantId, now(), feature));
-    }
+    if (access.gate === 'trial') await checkGate({ tenantId: who.tenantId, feature: access.feature });
     requireRole(who, access.role);
     identities.set(request, who);
     members.set(request, who);
