@@ -27,6 +27,7 @@ import {
   saveOnboardingUnits,
 } from '../../server/modules/onboarding/service';
 import { changeStock, ensureStockRow, setStock, type Location } from '../../server/modules/stock/ledger';
+import { inAlertSql, isCriticalSql, isUsageSql, stockStatusSql } from '../../server/modules/stock/rules';
 import { transferToUnits } from '../../server/modules/stock/transfer';
 import { listUnits, updateUnit } from '../../server/modules/units/service';
 import {
@@ -275,13 +276,12 @@ async function summarize(database: Database, tenantId: string): Promise<Omit<See
         (select count(*) from items where tenant_id = ${tenantId})::int as items,
         (select count(*) from inventory_logs where tenant_id = ${tenantId})::int as ledger_rows,
         (select count(*) from unit_inventory s join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
-          where s.tenant_id = ${tenantId} and s.quantity > 0 and s.quantity <= i.minimum_threshold)::int as low,
-        (select count(*) from unit_inventory where tenant_id = ${tenantId} and quantity <= 0)::int as critical,
+          where s.tenant_id = ${tenantId} and ${stockStatusSql(sql`s.quantity`, sql`i.minimum_threshold`)} = 'low')::int as low,
+        (select count(*) from unit_inventory s where s.tenant_id = ${tenantId} and ${isCriticalSql(sql`s.quantity`)})::int as critical,
         (select count(*) from garage_inventory s join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
-          where s.tenant_id = ${tenantId} and s.quantity <= i.minimum_threshold)::int as garage_alerts,
-        (select coalesce(sum(-quantity_change * unit_cost), 0) from inventory_logs
-          where tenant_id = ${tenantId} and source_type = 'unit' and quantity_change < 0
-            and (type = 'consumption' or type = 'count')) as usage_cost`,
+          where s.tenant_id = ${tenantId} and ${inAlertSql(sql`s.quantity`, sql`i.minimum_threshold`)})::int as garage_alerts,
+        (select coalesce(sum(-l.quantity_change * l.unit_cost), 0) from inventory_logs l
+          where l.tenant_id = ${tenantId} and ${isUsageSql}) as usage_cost`,
     );
     return {
       units: Number(row!.units),

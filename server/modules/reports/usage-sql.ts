@@ -12,6 +12,7 @@
 import { utc } from '@date-fns/utc';
 import { addDays, eachDayOfInterval, isEqual, isMonday, max, min, startOfDay, subDays } from 'date-fns';
 import { sql, type SQL } from 'drizzle-orm';
+import { isUsageSql } from '../stock/rules';
 
 /**
  * Days and weeks are UTC ones (docs/product.md "Reports"), whatever the server's time zone
@@ -19,8 +20,6 @@ import { sql, type SQL } from 'drizzle-orm';
  */
 const inUtc = { in: utc };
 
-/** The usage condition on ledger rows aliased `l`. */
-const isUsage = sql`l.source_type = 'unit' and l.quantity_change < 0 and l.type in ('consumption', 'count')`;
 
 /** An instant as SQL timestamptz. */
 const at = (d: Date): SQL => sql`${d.toISOString()}::timestamptz`;
@@ -33,7 +32,7 @@ export function usageRows(tenantId: string, start: Date, end: Date): SQL {
   return sql`
     select l.unit_id, l.item_id, -l.quantity_change as used, (-l.quantity_change) * l.unit_cost as cost, l.created_at
     from inventory_logs l
-    where l.tenant_id = ${tenantId} and ${isUsage} and l.created_at >= ${at(start)} and l.created_at < ${at(end)}`;
+    where l.tenant_id = ${tenantId} and ${isUsageSql} and l.created_at >= ${at(start)} and l.created_at < ${at(end)}`;
 }
 
 /** How a span splits between the totals and the ledger rows (see {@link splitSpan}). */
@@ -113,7 +112,7 @@ export function unitUsageByDay(tenantId: string, from: Date, to: Date, cuts: Dat
       split,
       (piece) => sql`
         select l.unit_id, (l.created_at at time zone 'UTC')::date, l.created_at, -l.quantity_change, -l.quantity_change * l.unit_cost * 100
-        from inventory_logs l where l.tenant_id = ${tenantId} and ${isUsage} and ${piece}`,
+        from inventory_logs l where l.tenant_id = ${tenantId} and ${isUsageSql} and ${piece}`,
     )}`;
 }
 
@@ -135,7 +134,7 @@ export function garageUsage(tenantId: string, from: Date, to: Date): SQL {
         (piece) => sql`
           select u.garage_id, l.item_id, -l.quantity_change
           from inventory_logs l join units u on u.tenant_id = l.tenant_id and u.id = l.unit_id
-          where l.tenant_id = ${tenantId} and ${isUsage} and ${piece} and u.garage_id is not null`,
+          where l.tenant_id = ${tenantId} and ${isUsageSql} and ${piece} and u.garage_id is not null`,
       )}
     ) g group by garage_id, item_id having sum(used) > 0`;
 }

@@ -1,6 +1,6 @@
 /**
  * The stock rules in SQL, one home for each (docs/product.md "Stock movements and statuses"):
- * the status of a stock row, the garage chart's buckets. Built from the constants of
+ * the status of a stock row, usage, the garage chart's buckets, the ledger invariant. Built from the constants of
  * common/contracts/stock.ts, whose `stockStatus` is the TypeScript form of the same rule
  * (rules.test.ts checks they agree on every boundary). Constants are written into the SQL text,
  * not sent as parameters, so the predicates match the partial alert indexes
@@ -20,6 +20,12 @@ export const inAlertSql = (quantity: SQL, threshold: SQL): SQL => sql`${quantity
 /** SQL: the status of a row, 'critical' | 'low' | 'sufficient', as `stockStatus` derives it. */
 export const stockStatusSql = (quantity: SQL, threshold: SQL): SQL =>
   sql`case when ${isCriticalSql(quantity)} then 'critical' when ${inAlertSql(quantity, threshold)} then 'low' else 'sufficient' end`;
+
+/**
+ * SQL: true when a ledger row aliased `l` is usage (docs/product.md "Reports"): stock that left a
+ * unit by consumption or by a count that found less. What every report sums as "used".
+ */
+export const isUsageSql: SQL = sql`l.source_type = 'unit' and l.quantity_change < 0 and l.type in ('consumption', 'count')`;
 
 /**
  * The garage status chart's fixed buckets (docs/product.md "Screens: Reports"): a garage row of
