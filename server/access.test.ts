@@ -60,6 +60,8 @@ const reviewed: Record<string, RouteAccess> = {
   'POST /api/units/:id/inventory': member,
   'POST /api/units/:id/inventory/:itemId/consume': { role: 'member', gate: 'trial-in-write' },
   'POST /api/units/:id/inventory/:itemId/restock': { role: 'member', gate: 'trial-in-write' },
+  'POST /api/units/:id/inventory/:itemId/transfer': member,
+  'POST /api/units/:id/restock-to-minimum': member,
   'DELETE /api/units/:id/inventory/:itemId': member,
   'GET /api/reports/costs': { ...member, feature: 'cost_reports' },
   'GET /api/reports/status': { ...member, feature: 'cost_reports' },

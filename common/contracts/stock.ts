@@ -138,16 +138,43 @@ export const updateUnitBody = z.object({
 });
 export type UpdateUnitBody = z.infer<typeof updateUnitBody>;
 
+/** A quantity one request adds or moves: a whole number from 1 to {@link MAX_QUANTITY}. */
+const requestedQuantity = z
+  .number()
+  .int('Quantity must be a whole number')
+  .min(1, 'Quantity must be at least 1')
+  .max(MAX_QUANTITY, `Quantity must be at most ${grouped(MAX_QUANTITY)}`);
+
 /** POST /api/units/:id/inventory — "Add Manually": adds `quantity` (>= 1) of an item to the unit. */
 export const addUnitStockBody = z.object({
   item_id: z.uuid('Please fill in all fields'),
-  quantity: z
-    .number()
-    .int('Quantity must be a whole number')
-    .min(1, 'Quantity must be at least 1')
-    .max(MAX_QUANTITY, `Quantity must be at most ${grouped(MAX_QUANTITY)}`),
+  quantity: requestedQuantity,
 });
 export type AddUnitStockBody = z.infer<typeof addUnitStockBody>;
+
+/**
+ * POST /api/units/:id/inventory/:itemId/transfer — restock by quantity: moves `quantity` (>= 1)
+ * from the unit's garage in one transfer (docs/product.md "Stock movements and statuses").
+ */
+export const transferUnitStockBody = z.object({ quantity: requestedQuantity });
+export type TransferUnitStockBody = z.infer<typeof transferUnitStockBody>;
+
+/**
+ * POST /api/units/:id/restock-to-minimum — "Restock to minimum" for the whole unit, or for the
+ * one stock row of `item_id` (docs/product.md "Stock movements and statuses").
+ */
+export const restockToMinimumBody = z.object({ item_id: z.uuid('Item must be an item id').optional() });
+export type RestockToMinimumBody = z.infer<typeof restockToMinimumBody>;
+
+/**
+ * Answer of "Restock to minimum": what moved from the garage to each row that was below its
+ * item's minimum threshold, and what the garage could not cover (`missing` pieces), by item name.
+ */
+export const restockToMinimumResult = z.object({
+  moved: z.array(z.object({ item_id: z.string(), item_name: z.string(), quantity: z.number().int() })),
+  short: z.array(z.object({ item_id: z.string(), item_name: z.string(), missing: z.number().int() })),
+});
+export type RestockToMinimumResult = z.infer<typeof restockToMinimumResult>;
 
 /** Answer of the plus and minus buttons: the new quantities. */
 export const stockChangeResult = z.object({

@@ -7,7 +7,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { idParam } from '../../../common/contracts/fields';
 import { noContent } from '../../lib/api-document';
-import { addUnitStockBody, createUnitBody, stockChangeResult, unit, updateUnitBody } from '../../../common/contracts/stock';
+import {
+  addUnitStockBody,
+  createUnitBody,
+  restockToMinimumBody,
+  restockToMinimumResult,
+  stockChangeResult,
+  transferUnitStockBody,
+  unit,
+  updateUnitBody,
+} from '../../../common/contracts/stock';
 import type { AppContext } from '../../context';
 import {
   addUnitStock,
@@ -17,7 +26,9 @@ import {
   getUnit,
   listUnits,
   removeUnitStock,
+  restockToMinimum,
   restockUnitStock,
+  transferUnitStock,
   updateUnit,
 } from './service';
 
@@ -148,6 +159,39 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request) => restockUnitStock(ctx.db, request.who, request.params.id, request.params.itemId, ctx.now()),
+  );
+  app.post(
+    '/api/units/:id/inventory/:itemId/transfer',
+    {
+      config: member,
+      schema: {
+        tags,
+        operationId: 'transferUnitStock',
+        summary: 'Restock by quantity: move n from the unit’s garage in one transfer',
+        'x-errors': [...gated, 'CONFLICT'],
+        params: stockParams,
+        body: transferUnitStockBody,
+        response: { 200: stockChangeResult },
+      },
+    },
+    async (request) => transferUnitStock(ctx.db, request.who, request.params.id, request.params.itemId, request.body.quantity),
+  );
+  app.post(
+    '/api/units/:id/restock-to-minimum',
+    {
+      config: member,
+      schema: {
+        tags,
+        operationId: 'restockUnitToMinimum',
+        summary: 'Restock to minimum: fill the unit’s low rows (or one row) from its garage, as far as it holds',
+        'x-errors': [...gated, 'CONFLICT'],
+        params: idParam,
+        // The body is optional: Fastify passes null for a request without one.
+        body: restockToMinimumBody.nullish(),
+        response: { 200: restockToMinimumResult },
+      },
+    },
+    async (request) => restockToMinimum(ctx.db, request.who, request.params.id, request.body?.item_id),
   );
   app.delete(
     '/api/units/:id/inventory/:itemId',

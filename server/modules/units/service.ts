@@ -1,12 +1,14 @@
 /**
  * Units — properties (docs/product.md "Screens: Units", "Screens: Add Unit", "Screens: Unit detail", "Stock movements and statuses").
  * The minus button is a `consumption` of 1 floored at 0; the plus button is a real `restock`
- * transfer of 1 from the unit's garage (the garage loses what the unit gains).
+ * transfer of 1 from the unit's garage (the garage loses what the unit gains); restock by quantity
+ * and "Restock to minimum" move more at once, by the same transfer (stock/transfer.ts).
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type {
   AddUnitStockBody,
   CreateUnitBody,
+  RestockToMinimumResult,
   StockChangeResult,
   Unit,
   UpdateUnitBody,
@@ -23,6 +25,7 @@ import { assertNotLastRecord } from '../stock/last-record';
 import { stockStatusSql } from '../stock/rules';
 import { changeStock, ensureStockRow, removeStockRow, setStock, zeroLocation } from '../stock/ledger';
 import { restockOne } from '../stock/restock-queue';
+import { transferToUnits, type TransferOutcome } from '../stock/transfer';
 
 type Row = Omit<Unit, 'inventory'> & { inventory: Unit['inventory'] | null };
 
@@ -197,13 +200,10 @@ export async function consumeUnitStock(db: Db, who: TenantIdentity, unitId: stri
 }
 
 /**
- * The plus button: a `restock` transfer of 1 from the unit's garage, behind the expired-trial
- * gate (`now`). Presses pressed together are written together (stock/restock-queue.ts), each
- * with the result it would have had alone in its arrival order.
- * @throws 404; SUBSCRIPTION_REQUIRED; CONFLICT 'No garage assigned to this unit' | 'Not enough stock available in garage'
+ * The answer to a restock of one stock row: the quantities after a moved line, else the refusal.
+ * @throws 404 for no stock row; CONFLICT 'No garage assigned to this unit' | 'Not enough stock available in garage'
  */
-export async function restockUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string, now: Date): Promise<StockChangeResult> {
-  const outcome = await restockOne(db, { tenantId: who.tenantId, userId: who.userId, unitId, itemId, now });
+function restockAnswer(outcome: TransferOutcome): StockChangeResult {
   if (outcome.kind === 'no_stock_row') throw notFound('Stock row');
   if (outcome.kind === 'no_garage') throw new AppError('CONFLICT', 'No garage assigned to this unit');
   if (outcome.kind === 'garage_short') throw new AppError('CONFLICT', 'Not enough stock available in garage');
@@ -212,6 +212,90 @@ export async function restockUnitStock(db: Db, who: TenantIdentity, unitId: stri
     garage_quantity: outcome.garageQuantity,
     status: stockStatus(outcome.unitQuantity, outcome.threshold),
   };
+}
+
+/**
+ * The plus button: a `restock` transfer of 1 from the unit's garage, behind the expired-trial
+ * gate (`now`). Presses pressed together are written together (stock/restock-queue.ts), each
+ * with the result it would have had alone in its arrival order.
+ * @throws 404; SUBSCRIPTION_REQUIRED; CONFLICT 'No garage assigned to this unit' | 'Not enough stock available in garage'
+ */
+export async function restockUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string, now: Date): Promise<StockChangeResult> {
+  return restockAnswer(await restockOne(db, { tenantId: who.tenantId, userId: who.userId, unitId, itemId, now }));
+}
+
+/**
+ * Restock by quantity: one `restock` transfer of `quantity` (pieces, >= 1) from the unit's
+ * garage, all of it or nothing (docs/product.md "Stock movements and statuses"). Answers like
+ * the plus button.
+ * @throws 404; CONFLICT 'No garage assigned to this unit' | 'Not enough stock available in garage'
+ */
+export async function transferUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string, quantity: number): Promise<StockChangeResult> {
+  const [outcome] = await withTenant(db, who.tenantId, (tx) =>
+    transferToUnits(tx, who.tenantId, [{ unitId, itemId, quantity, userId: who.userId }], { type: 'restock' }),
+  );
+  return restockAnswer(outcome!);
+}
+
+/**
+ * "Restock to minimum" (docs/product.md "Stock movements and statuses"): every stock row of the
+ * unit below its item's minimum threshold — or only the row of `itemId` — gets (threshold −
+ * quantity) from the unit's garage, as much of it as the garage holds, in one transaction and
+ * one `restock` transfer. The rows are locked and read first, in the lock order of
+ * docs/decisions/009-ledger-lock-order.md (the unit, its stock rows, the garage rows), so the
+ * quantities asked for are computed from the latest values and nothing can change them before
+ * the transfer moves them; a line the transfer still refuses is reported as not covered.
+ * @returns what moved and what the garage could not cover, by item name. Nothing to fill
+ *   answers two empty lists.
+ * @throws 404 for an unknown unit, or a unit without a stock row of `itemId`;
+ *   CONFLICT 'No garage assigned to this unit' when a row is to be filled.
+ */
+export async function restockToMinimum(db: Db, who: TenantIdentity, unitId: string, itemId?: string): Promise<RestockToMinimumResult> {
+  const tenantId = who.tenantId;
+  return withTenant(db, tenantId, async (tx) => {
+    const [unit] = await queryRows<{ garage_id: string | null }>(
+      tx,
+      sql`select garage_id from units where tenant_id = ${tenantId} and id = ${unitId} for share`,
+    );
+    if (!unit) throw notFound('Unit');
+    // One row asked for is locked whatever its quantity, to tell a missing row (404) from a full one.
+    const rowsToFill = itemId ? sql`s.item_id = ${itemId}` : sql`s.quantity < s.item_threshold`;
+    const rows = await queryRows<{ item_id: string; item_name: string; wanted: number }>(
+      tx,
+      sql`select s.item_id, i.name as item_name, greatest(s.item_threshold - s.quantity, 0) as wanted
+          from unit_inventory s join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
+          where s.tenant_id = ${tenantId} and s.unit_id = ${unitId} and ${rowsToFill}
+          order by s.item_id
+          for update of s`,
+    );
+    if (itemId && rows.length === 0) throw notFound('Stock row');
+    const low = rows.filter((r) => Number(r.wanted) > 0);
+    if (low.length === 0) return { moved: [], short: [] };
+    if (unit.garage_id === null) throw new AppError('CONFLICT', 'No garage assigned to this unit');
+    const held = await queryRows<{ item_id: string; quantity: number }>(
+      tx,
+      sql`select g.item_id, g.quantity
+          from garage_inventory g
+          join unit_inventory s on s.tenant_id = g.tenant_id and s.item_id = g.item_id
+          where g.tenant_id = ${tenantId} and g.garage_id = ${unit.garage_id} and s.unit_id = ${unitId} and ${rowsToFill}
+          order by g.item_id
+          for update of g`,
+    );
+    const holds = new Map(held.map((g) => [g.item_id, Number(g.quantity)]));
+    const asked = low.map((r) => ({ ...r, wanted: Number(r.wanted), quantity: Math.min(Number(r.wanted), holds.get(r.item_id) ?? 0) }));
+    const moving = asked.filter((a) => a.quantity > 0);
+    const outcomes = moving.length === 0
+      ? []
+      : await transferToUnits(tx, tenantId, moving.map((a) => ({ unitId, itemId: a.item_id, quantity: a.quantity, userId: who.userId })), { type: 'restock' });
+    const movedOf = new Map(moving.map((a, k) => [a.item_id, outcomes[k]!.kind === 'moved' ? a.quantity : 0]));
+    const result: RestockToMinimumResult = { moved: [], short: [] };
+    for (const a of asked.sort((x, y) => x.item_name.localeCompare(y.item_name))) {
+      const moved = movedOf.get(a.item_id) ?? 0;
+      if (moved > 0) result.moved.push({ item_id: a.item_id, item_name: a.item_name, quantity: moved });
+      if (moved < a.wanted) result.short.push({ item_id: a.item_id, item_name: a.item_name, missing: a.wanted - moved });
+    }
+    return result;
+  });
 }
 
 /** Removes an item's stock row from the unit, counting it down to 0 in the ledger first. @throws 404 */
