@@ -1,7 +1,7 @@
 /**
  * The served OpenAPI document (decision 015): DELETE operations answer 204 without content, every
  * operation has an operationId, a summary and its error answers with the standard error body, and
- * private operations name the session cookie scheme. Redocly's rules run in `npm run lint:api`.
+ * private operations name the session cookie scheme, and a body is required unless it may be left out. Redocly's rules run in `npm run lint:api`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness';
@@ -45,6 +45,13 @@ describe('OpenAPI document', () => {
       expect(op.responses['204'], path).toBeDefined();
       expect(op.responses['204']!.content, path).toBeUndefined();
     }
+  });
+
+  it('documents a body as required unless it may be left out', () => {
+    const required = (path: string, method: string) => (doc.paths[path]![method]!.requestBody as { required?: boolean }).required;
+    expect(required('/api/units/{id}/restock-to-minimum', 'post')).toBe(false);
+    expect(required('/api/units/{id}/inventory/{itemId}/transfer', 'post')).toBe(true);
+    expect(required('/api/items', 'post')).toBe(true);
   });
 
   it('gives every operation a unique operationId and a summary', () => {

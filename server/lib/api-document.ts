@@ -8,6 +8,7 @@
  *   shape implies are added here (400 and 413 with a body or query, 401 unless public, 404 and
  *   414 with path ids, 429 when rate limited, 500 and 503 always), the others come from the
  *   codes the route names in `x-errors` (e.g. `['NO_TENANT', 'SUBSCRIPTION_REQUIRED']`);
+ * - a nullable request body is documented as optional (a request may leave it out);
  * - better-auth's catch-all routes are documented as `/api/auth/{path}`.
  * `npm run lint:api` lints the result with Redocly's recommended rules.
  */
@@ -187,6 +188,11 @@ const transformObject: FastifyDynamicSwaggerOptions['transformObject'] = (docume
     for (const method of METHODS) {
       const op = (item as Partial<Record<(typeof METHODS)[number], Operation>>)[method];
       if (!op) continue;
+      // @fastify/swagger marks every body required; a nullable one may be left out (Fastify
+      // validates a request without a body as null).
+      const body = op.requestBody as { required?: boolean; content?: Record<string, { schema?: { nullable?: boolean } }> } | undefined;
+      const media = Object.values(body?.content ?? {});
+      if (body && media.length > 0 && media.every((m) => m.schema?.nullable === true)) body.required = false;
       Object.assign(op.responses, errorResponses(operationErrorCodes(method, op)));
       delete op['x-errors'];
       delete op['x-rate-limited'];
