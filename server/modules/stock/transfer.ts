@@ -1,8 +1,8 @@
 /**
  * The transfer: stock moved from a unit's garage to the unit (docs/product.md "Stock movements
  * and statuses": `restock`, `scan`), the one way stock goes from storage to a property
- * (docs/decisions/020-transfer-primitive.md). The plus button, the demo data and, later, scans
- * and pick lists all call `transferToUnits`.
+ * (docs/decisions/020-transfer-primitive.md). The plus button, restock by quantity, restock to
+ * minimum, the demo data and, later, scans and pick lists all call `transferToUnits`.
  *
  * The work is one call of the SQL function `transfer_to_units` (migration 0013): it takes every
  * lock first, in the order of docs/decisions/009-ledger-lock-order.md (units, their stock rows,
