@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import { errorStatus, type ErrorCode, type FieldIssue } from '../../common/errors';
 import { ApiError } from './api-error';
+import { takeFirstScreenRequest } from './first-screen-requests';
 
 export interface ApiFetchOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -48,13 +49,17 @@ export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptio
   const { method = 'GET', body, signal, schema } = options;
   let response: Response;
   try {
-    response = await fetch(path, {
-      method,
-      credentials: 'include',
-      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal,
-    });
+    // On the screen the page opened on, index.html may have sent this GET already.
+    const started = method === 'GET' ? takeFirstScreenRequest(path) : undefined;
+    response =
+      (await started) ??
+      (await fetch(path, {
+        method,
+        credentials: 'include',
+        headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      }));
   } catch (cause) {
     // An aborted request is not a network failure; let the caller (TanStack Query) see it as is.
     if (signal?.aborted) throw cause;
