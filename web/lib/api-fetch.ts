@@ -2,7 +2,7 @@
  * The single fetch wrapper of the web app: same-origin JSON requests with the session cookie,
  * failures thrown as ApiError with the server's code, message and field issues.
  */
-import type { z } from 'zod';
+import { safeParse, type core } from 'zod/mini';
 import { errorStatus, type ErrorCode, type FieldIssue } from '../../common/errors';
 import { ApiError } from './api-error';
 import { takeFirstScreenRequest } from './first-screen-requests';
@@ -12,8 +12,11 @@ export interface ApiFetchOptions<T> {
   /** Sent as JSON. */
   body?: unknown;
   signal?: AbortSignal;
-  /** Validates the answer; a mismatch throws ApiError UNEXPECTED_RESPONSE. */
-  schema?: z.ZodType<T>;
+  /**
+   * Validates the answer; a mismatch throws ApiError UNEXPECTED_RESPONSE. A schema of zod's
+   * classic or functional (`zod/mini`) API: the dashboard's first answers use the latter (decision 016).
+   */
+  schema?: core.$ZodType<T>;
 }
 
 function isErrorCode(value: unknown): value is ErrorCode {
@@ -68,7 +71,7 @@ export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptio
   const data = await readJson(response);
   if (!response.ok) throw toApiError(response.status, data);
   if (!schema) return data as T;
-  const parsed = schema.safeParse(data);
+  const parsed = safeParse(schema, data);
   if (!parsed.success) {
     throw new ApiError('UNEXPECTED_RESPONSE', 'Something went wrong. Please try again.', response.status);
   }
