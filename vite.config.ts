@@ -4,9 +4,10 @@
  *
  * For a phone on one bar of signal (decision 016): every file is also written brotli- and
  * gzip-compressed (the server picks one by Accept-Encoding), file names under assets/ carry a
- * hash of their content (the server caches them for a year), each screen's code is its own
- * chunk, and .vite/manifest.json lists the chunks, from which `npm run test:web-budget` counts
- * what /login and the dashboard download before their first paint.
+ * hash of their content (the server caches them for a year), each screen's code loads on demand,
+ * /login's and the dashboard's in a few chunks each, and .vite/manifest.json lists the chunks,
+ * from which `npm run test:web-budget` counts what /login and the dashboard download before
+ * their first paint.
  */
 import { constants } from 'node:zlib';
 import { defineConfig } from 'vite';
@@ -14,12 +15,18 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { compression, defineAlgorithm } from 'vite-plugin-compression2';
 import { firstScreensPreload } from './scripts/web-first-screens.ts';
+import { webIconImports } from './scripts/web-icon-imports.ts';
+import { firstScreenChunks } from './scripts/web-screen-chunks.ts';
+
+const firstScreens = firstScreenChunks();
 
 export default defineConfig({
   root: 'web',
   plugins: [
+    webIconImports(),
     react(),
     tailwindcss(),
+    firstScreens.plugin,
     firstScreensPreload(),
     // Written once per build, so the slowest, smallest settings cost nothing per request.
     compression({
@@ -41,13 +48,18 @@ export default defineConfig({
         // Libraries change less often than the app: their chunks stay cached across releases.
         // Only libraries that every screen needs are grouped; the others stay with the screens
         // that use them (forms, contracts, icons), so /login does not download the dashboard's.
+        // Then /login's code, the dashboard's, and what both use make a chunk each
+        // (scripts/web-screen-chunks.ts); the other screens' code is split by the bundler.
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/ },
             {
               name: 'vendor',
-              test: /node_modules[\\/](@tanstack|better-auth|@better-auth|@better-fetch|better-call|nanostores|defu|react-hot-toast|goober)[\\/]/,
+              // With lucide-react's icon factory, which every screen's icons use; the icons stay
+              // with the screens that show them (scripts/web-icon-imports.ts).
+              test: /node_modules[\\/]((@tanstack|better-auth|@better-auth|@better-fetch|better-call|nanostores|defu|react-hot-toast|goober)[\\/]|lucide-react[\\/](?!dist[\\/]esm[\\/]icons[\\/]))/,
             },
+            ...firstScreens.groups,
             // Used by the Reports screen only.
             { name: 'charts', test: /node_modules[\\/](recharts|d3-[a-z-]+|victory-vendor|decimal\.js-light|es-toolkit|@reduxjs|redux|immer|reselect)[\\/]/ },
             { name: 'markdown', test: /node_modules[\\/](react-markdown|remark-[a-z-]+|mdast-[a-z-]+|micromark[a-z-]*|unified|hast-[a-z-]+|unist-[a-z-]+|vfile[a-z-]*)[\\/]/ },

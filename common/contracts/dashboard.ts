@@ -1,15 +1,16 @@
 /**
  * GET /api/dashboard — everything the Dashboard shows, in one request (docs/product.md
  * "Screens: Dashboard"; dashboard stats, logs and alerts in "Entities"). Paging (5 per page)
- * happens in the browser.
+ * happens in the browser. Written with `zod/mini`, as the dashboard's first answers are
+ * (common/contracts/session.ts, decision 016).
  */
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 export const dashboardStats = z.object({
-  total_units: z.number().int(),
-  total_items: z.number().int(),
-  low_stock_items: z.number().int(),
-  critical_items: z.number().int(),
+  total_units: z.int(),
+  total_items: z.int(),
+  low_stock_items: z.int(),
+  critical_items: z.int(),
 });
 
 export const dashboardAlert = z.object({
@@ -25,7 +26,7 @@ export const dashboardAlert = z.object({
 export const dashboardLog = z.object({
   id: z.string(),
   item_name: z.string(),
-  quantity_change: z.number().int(),
+  quantity_change: z.int(),
   source_name: z.string(),
   /** ISO 8601 UTC. */
   created_at: z.string(),

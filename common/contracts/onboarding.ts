@@ -1,20 +1,9 @@
 /**
- * Onboarding API contracts (docs/product.md "Screens: Onboarding", "States and transitions" and
- * "Validation rules").
- * Steps in order: company, items, garage (label Storage), units (label Properties).
+ * Onboarding API contracts: the steps' bodies (docs/product.md "Screens: Onboarding", "States
+ * and transitions" and "Validation rules"). The steps and the status: onboarding-status.ts.
  */
 import { z } from 'zod';
 import { moneyInput, nonNegativeInt, requiredText } from './fields';
-
-export const onboardingSteps = ['company', 'items', 'garage', 'units'] as const;
-export type OnboardingStep = (typeof onboardingSteps)[number];
-
-/** GET /api/onboarding/status — the onboarding status check (docs/product.md "Server rules"). */
-export const onboardingStatus = z.object({
-  needs_onboarding: z.boolean(),
-  current_step: z.enum(onboardingSteps),
-});
-export type OnboardingStatus = z.infer<typeof onboardingStatus>;
 
 /** POST /api/onboarding/company — creates the tenant with its trial; the caller becomes owner. */
 export const companyStepBody = z.object({ company_name: requiredText('Company name', 'Please enter a company name') });

@@ -2,7 +2,8 @@
 import { useEffect, useRef, useState } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from 'react-hot-toast';
-import { BrowserRouter, useNavigate } from 'react-router';
+import { BrowserRouter, useLocation, useNavigate } from 'react-router';
+import { dropFirstScreenRequests } from '../lib/first-screen-requests';
 import { createQueryClient } from './query-client';
 import { AppRoutes } from './router';
 
@@ -13,6 +14,11 @@ function Providers() {
   useEffect(() => {
     navigateRef.current = navigate;
   }, [navigate]);
+  // The page's first location has the key 'default'; any move, redirects included, changes it.
+  const { key: locationKey } = useLocation();
+  useEffect(() => {
+    if (locationKey !== 'default') dropFirstScreenRequests();
+  }, [locationKey]);
   const [queryClient] = useState(() =>
     // BrowserRouter keeps its location in the window's, so the path is read there.
     createQueryClient({ pathname: () => window.location.pathname, navigate: (to) => void navigateRef.current(to) }),

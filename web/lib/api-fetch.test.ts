@@ -48,4 +48,24 @@ describe('apiFetch', () => {
     const error = await apiFetch('/api/x').catch((e: unknown) => e);
     expect(isNetworkError(error)).toBe(true);
   });
+
+  it('takes a GET that index.html already sent, once, and checks its answer the same way', async () => {
+    vi.resetModules();
+    vi.stubGlobal('window', {
+      firstScreenRequests: {
+        '/api/x': Promise.resolve(new Response(JSON.stringify({ count: 2 }))),
+        '/api/y': Promise.resolve(new Response(JSON.stringify({ error: { code: 'NO_TENANT', message: 'No company yet' } }), { status: 409 })),
+      },
+    });
+    const { apiFetch: startedApiFetch } = await import('./api-fetch');
+    const fetchMock = answer(200, { count: 3 });
+    vi.stubGlobal('fetch', fetchMock);
+    const schema = z.object({ count: z.number() });
+    await expect(startedApiFetch('/api/x', { schema })).resolves.toEqual({ count: 2 });
+    await expect(startedApiFetch('/api/y')).rejects.toMatchObject({ code: 'NO_TENANT', status: 409 });
+    expect(fetchMock).not.toHaveBeenCalled();
+    await expect(startedApiFetch('/api/x', { schema })).resolves.toEqual({ count: 3 });
+    await expect(startedApiFetch('/api/y', { method: 'POST', body: {} })).resolves.toEqual({ count: 3 });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
 });

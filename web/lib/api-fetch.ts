@@ -2,17 +2,21 @@
  * The single fetch wrapper of the web app: same-origin JSON requests with the session cookie,
  * failures thrown as ApiError with the server's code, message and field issues.
  */
-import type { z } from 'zod';
+import { safeParse, type core } from 'zod/mini';
 import { errorStatus, type ErrorCode, type FieldIssue } from '../../common/errors';
 import { ApiError } from './api-error';
+import { takeFirstScreenRequest } from './first-screen-requests';
 
 export interface ApiFetchOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Sent as JSON. */
   body?: unknown;
   signal?: AbortSignal;
-  /** Validates the answer; a mismatch throws ApiError UNEXPECTED_RESPONSE. */
-  schema?: z.ZodType<T>;
+  /**
+   * Validates the answer; a mismatch throws ApiError UNEXPECTED_RESPONSE. A schema of zod's
+   * classic or functional (`zod/mini`) API: the dashboard's first answers use the latter (decision 016).
+   */
+  schema?: core.$ZodType<T>;
 }
 
 function isErrorCode(value: unknown): value is ErrorCode {
@@ -48,13 +52,17 @@ export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptio
   const { method = 'GET', body, signal, schema } = options;
   let response: Response;
   try {
-    response = await fetch(path, {
-      method,
-      credentials: 'include',
-      headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
-      body: body === undefined ? undefined : JSON.stringify(body),
-      signal,
-    });
+    // On the screen the page opened on, index.html may have sent this GET already.
+    const started = method === 'GET' ? takeFirstScreenRequest(path) : undefined;
+    response =
+      (await started) ??
+      (await fetch(path, {
+        method,
+        credentials: 'include',
+        headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+      }));
   } catch (cause) {
     // An aborted request is not a network failure; let the caller (TanStack Query) see it as is.
     if (signal?.aborted) throw cause;
@@ -63,7 +71,7 @@ export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptio
   const data = await readJson(response);
   if (!response.ok) throw toApiError(response.status, data);
   if (!schema) return data as T;
-  const parsed = schema.safeParse(data);
+  const parsed = safeParse(schema, data);
   if (!parsed.success) {
     throw new ApiError('UNEXPECTED_RESPONSE', 'Something went wrong. Please try again.', response.status);
   }

@@ -1,10 +1,12 @@
 /**
  * The better-auth client for the server's /api/auth endpoints (sign-up, sign-in, sign-out,
- * session). Sessions live in an httpOnly cookie set by the server.
+ * session). Sessions live in an httpOnly cookie set by the server. Its first session read takes
+ * the answer index.html's first-screens script already requested, when there is one (decision 016).
  */
 import { createAuthClient } from 'better-auth/react';
+import { fetchWithFirstScreenRequests } from './first-screen-requests';
 
-export const authClient = createAuthClient({ baseURL: window.location.origin });
+export const authClient = createAuthClient({ baseURL: window.location.origin, fetchOptions: { customFetchImpl: fetchWithFirstScreenRequests } });
 
 /**
  * Asks the auth client to re-read the session, e.g. after an API call answered 401; when the

@@ -2,13 +2,8 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import {
-  companyStepBody,
-  garageStepBody,
-  itemsStepBody,
-  onboardingStatus as statusSchema,
-  unitsStepBody,
-} from '../../../common/contracts/onboarding';
+import { companyStepBody, garageStepBody, itemsStepBody, unitsStepBody } from '../../../common/contracts/onboarding';
+import { onboardingStatus as statusSchema } from '../../../common/contracts/onboarding-status';
 import type { AppContext } from '../../context';
 import {
   createCompany,

@@ -8,15 +8,8 @@ import { randomUUID } from 'node:crypto';
 import { utc } from '@date-fns/utc';
 import { addDays } from 'date-fns';
 import { asc, eq, sql } from 'drizzle-orm';
-import type {
-  CompanyStepBody,
-  GarageStepBody,
-  ItemsStepBody,
-  OnboardingStatus,
-  OnboardingStep,
-  UnitsStepBody,
-} from '../../../common/contracts/onboarding';
-import { onboardingSteps } from '../../../common/contracts/onboarding';
+import type { CompanyStepBody, GarageStepBody, ItemsStepBody, UnitsStepBody } from '../../../common/contracts/onboarding';
+import { onboardingSteps, type OnboardingStatus, type OnboardingStep } from '../../../common/contracts/onboarding-status';
 import { queryRows, type Db, type Tx } from '../../db/client';
 import { memberships, tenants } from '../../db/schema/auth';
 import { subscriptions } from '../../db/schema/billing';

@@ -4,7 +4,7 @@
  */
 import { useEffect } from 'react';
 import { Navigate, useNavigate, useParams } from 'react-router';
-import type { OnboardingStatus, OnboardingStep } from '../../../common/contracts/onboarding';
+import type { OnboardingStatus, OnboardingStep } from '../../../common/contracts/onboarding-status';
 import { LoadError } from '../../components/ui/LoadError';
 import { PageSpinner } from '../../components/ui/PageSpinner';
 import { useOnboardingStatus } from '../../lib/queries/get-onboarding-status';

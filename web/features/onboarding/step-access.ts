@@ -2,7 +2,7 @@
  * Which onboarding steps are done and which may be opened (docs/product.md "States and transitions"), from the server's status
  * and the wizard's local state.
  */
-import { onboardingSteps, type OnboardingStatus, type OnboardingStep } from '../../../common/contracts/onboarding';
+import { onboardingSteps, type OnboardingStatus, type OnboardingStep } from '../../../common/contracts/onboarding-status';
 import type { WizardState } from './wizard-state';
 
 export type CompletedSteps = ReadonlySet<OnboardingStep>;

@@ -1,6 +1,6 @@
 /** The onboarding wizard's device-local state as React state, saved on every change. */
 import { useCallback, useEffect, useState } from 'react';
-import type { OnboardingStep } from '../../../common/contracts/onboarding';
+import type { OnboardingStep } from '../../../common/contracts/onboarding-status';
 import { initialWizardState, loadWizardState, saveWizardState, type SavedData, type StepDrafts, type WizardState } from './wizard-state';
 
 export interface Wizard {

@@ -9,12 +9,11 @@ import {
   companyStepBody,
   garageStepBody,
   itemsStepBody,
-  onboardingSteps,
   type CompanyStepBody,
   type GarageStepBody,
   type ItemsStepBody,
-  type OnboardingStep,
 } from '../../../common/contracts/onboarding';
+import { onboardingSteps, type OnboardingStep } from '../../../common/contracts/onboarding-status';
 import {
   companyDraft,
   emptyItem,

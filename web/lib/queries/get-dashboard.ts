@@ -15,7 +15,7 @@ export const dashboardQuery = queryOptions({
   meta: { errorMessage: 'Failed to load dashboard data' },
 });
 
-/** The dashboard; `enabled` false holds the request back (until onboarding is known to be done). */
-export function useDashboard(enabled: boolean) {
-  return useQuery({ ...dashboardQuery, enabled });
+/** The dashboard. */
+export function useDashboard() {
+  return useQuery(dashboardQuery);
 }

@@ -1,6 +1,6 @@
 /** GET /api/onboarding/status: whether the tenant still needs onboarding, and its step (docs/product.md "Server rules"). */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { onboardingStatus, type OnboardingStatus } from '../../../common/contracts/onboarding';
+import { onboardingStatus, type OnboardingStatus } from '../../../common/contracts/onboarding-status';
 import { apiFetch } from '../api-fetch';
 
 /** Fetches the status; a user without a company gets `company`. */

@@ -4,7 +4,8 @@
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import type { OnboardingStatus, UnitsStepBody } from '../../../../common/contracts/onboarding';
+import type { UnitsStepBody } from '../../../../common/contracts/onboarding';
+import type { OnboardingStatus } from '../../../../common/contracts/onboarding-status';
 import { saveErrorMessage } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
 import { dashboardQuery } from '../../../lib/queries/get-dashboard';

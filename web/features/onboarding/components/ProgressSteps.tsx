@@ -1,6 +1,6 @@
 /** The onboarding progress indicator: Company, Items, Storage, Properties (docs/product.md "Screens: Onboarding"). */
 import { Check } from 'lucide-react';
-import { onboardingSteps, type OnboardingStep } from '../../../../common/contracts/onboarding';
+import { onboardingSteps, type OnboardingStep } from '../../../../common/contracts/onboarding-status';
 import type { CompletedSteps } from '../step-access';
 
 /** The label of each step as users see it. */
