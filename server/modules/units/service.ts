@@ -67,15 +67,17 @@ async function lockGarageForAssignment(tx: Tx, tenantId: string, garageId: strin
 
 /**
  * Locks the unit (`update` to change or delete it, `share` to change its stock). A unit comes
- * before its stock rows in the lock order. @throws 404
+ * before its stock rows in the lock order.
+ * @returns the unit's garage as of the lock (null when none). @throws 404
  */
-async function lockUnit(tx: Tx, tenantId: string, id: string, mode: 'update' | 'share'): Promise<void> {
+async function lockUnit(tx: Tx, tenantId: string, id: string, mode: 'update' | 'share'): Promise<{ garageId: string | null }> {
   const [found] = await tx
-    .select({ id: units.id })
+    .select({ garageId: units.garageId })
     .from(units)
     .where(and(eq(units.tenantId, tenantId), eq(units.id, id)))
     .for(mode);
   if (!found) throw notFound('Unit');
+  return found;
 }
 
 /** The tenant's units with garage and stock rows (status derived from each item's threshold). */
@@ -253,11 +255,7 @@ export async function transferUnitStock(db: Db, who: TenantIdentity, unitId: str
 export async function restockToMinimum(db: Db, who: TenantIdentity, unitId: string, itemId?: string): Promise<RestockToMinimumResult> {
   const tenantId = who.tenantId;
   return withTenant(db, tenantId, async (tx) => {
-    const [unit] = await queryRows<{ garage_id: string | null }>(
-      tx,
-      sql`select garage_id from units where tenant_id = ${tenantId} and id = ${unitId} for share`,
-    );
-    if (!unit) throw notFound('Unit');
+    const unit = await lockUnit(tx, tenantId, unitId, 'share');
     // One row asked for is locked whatever its quantity, to tell a missing row (404) from a full one.
     const rowsToFill = itemId ? sql`s.item_id = ${itemId}` : sql`s.quantity < s.item_threshold`;
     const rows = await queryRows<{ item_id: string; item_name: string; wanted: number }>(
@@ -271,13 +269,13 @@ export async function restockToMinimum(db: Db, who: TenantIdentity, unitId: stri
     if (itemId && rows.length === 0) throw notFound('Stock row');
     const low = rows.filter((r) => Number(r.wanted) > 0);
     if (low.length === 0) return { moved: [], short: [] };
-    if (unit.garage_id === null) throw new AppError('CONFLICT', 'No garage assigned to this unit');
+    if (unit.garageId === null) throw new AppError('CONFLICT', 'No garage assigned to this unit');
     const held = await queryRows<{ item_id: string; quantity: number }>(
       tx,
       sql`select g.item_id, g.quantity
           from garage_inventory g
           join unit_inventory s on s.tenant_id = g.tenant_id and s.item_id = g.item_id
-          where g.tenant_id = ${tenantId} and g.garage_id = ${unit.garage_id} and s.unit_id = ${unitId} and ${rowsToFill}
+          where g.tenant_id = ${tenantId} and g.garage_id = ${unit.garageId} and s.unit_id = ${unitId} and ${rowsToFill}
           order by g.item_id
           for update of g`,
     );
