@@ -119,3 +119,11 @@ export async function queryRows<T = Record<string, unknown>>(q: Queryable, query
   const result = (await q.execute(query)) as unknown as { rows: T[] };
   return result.rows;
 }
+
+/**
+ * A Postgres array literal of uuids, integers or ISO dates (`{a,b}`; null as NULL): it binds as
+ * one text parameter on both drivers, cast in the SQL (`${pgArray(ids)}::uuid[]`). The values
+ * need no quoting, so it is only for those types, never for free text.
+ */
+export const pgArray = (values: readonly (string | number | null)[]): string =>
+  `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;

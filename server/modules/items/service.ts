@@ -6,7 +6,7 @@
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Item, ItemBody } from '../../../common/contracts/stock';
-import { queryRows, type Db, type Tx } from '../../db/client';
+import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
 import { items } from '../../db/schema/stock';
 import { withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
@@ -114,7 +114,7 @@ export async function assertItemsExist(tx: Tx, tenantId: string, itemIds: string
   if (itemIds.length === 0) return;
   const found = await queryRows<{ id: string }>(
     tx,
-    sql`select id from items where tenant_id = ${tenantId} and id = any(${`{${itemIds.join(',')}}`}::uuid[])`,
+    sql`select id from items where tenant_id = ${tenantId} and id = any(${pgArray(itemIds)}::uuid[])`,
   );
   if (found.length !== new Set(itemIds).size) throw notFound('Item');
 }

@@ -12,6 +12,7 @@
 import { utc } from '@date-fns/utc';
 import { addDays, eachDayOfInterval, isEqual, isMonday, max, min, startOfDay, subDays } from 'date-fns';
 import { sql, type SQL } from 'drizzle-orm';
+import { pgArray } from '../../db/client';
 import { isUsageSql } from '../stock/rules';
 
 /**
@@ -87,7 +88,7 @@ export function splitSpan(from: Date, to: Date, cuts: Date[] = [], opts: { weeks
 }
 
 /** SQL: a list of 'YYYY-MM-DD' as a date[] parameter. */
-const dates = (list: string[]): SQL => sql`${`{${list.join(',')}}`}::date[]`;
+const dates = (list: string[]): SQL => sql`${pgArray(list)}::date[]`;
 
 /** SQL: `select` over each piece's ledger rows, joined by union all (none: no rows). */
 function overPieces(split: SpanSplit, select: (piece: SQL) => SQL): SQL {

@@ -14,7 +14,7 @@
  * transfer.ts.
  */
 import { sql } from 'drizzle-orm';
-import { queryRows, type Tx } from '../../db/client';
+import { pgArray, queryRows, type Tx } from '../../db/client';
 import type { MovementType } from '../../db/schema/stock';
 import { ConcurrentChange } from '../../db/tenant-tx';
 
@@ -181,8 +181,7 @@ export async function lockItemStockRows(tx: Tx, tenantId: string, itemId: string
  * (docs/product.md "Server rules" mark_onboarding_complete).
  */
 export async function openEmptyUnitStockRows(tx: Tx, unitIds: string[], meta: MovementMeta): Promise<void> {
-  // A Postgres array literal: uuids need no quoting, and it binds as one parameter on both drivers.
-  const units = `{${unitIds.join(',')}}`;
+  const units = pgArray(unitIds);
   await tx.execute(sql`
     insert into unit_inventory (tenant_id, unit_id, item_id, quantity)
     select ${meta.tenantId}::uuid, u.id, i.id, 0

@@ -10,7 +10,7 @@
  * never goes below zero, and writes two ledger rows per moved line sharing a transfer id.
  */
 import { sql } from 'drizzle-orm';
-import { queryRows, type Tx } from '../../db/client';
+import { pgArray, queryRows, type Tx } from '../../db/client';
 
 /** One line of a transfer: `quantity` (pieces, > 0) of `itemId` to `unitId`, moved by `userId`. */
 export interface TransferLine {
@@ -38,9 +38,6 @@ export interface TransferRecord {
   note?: string | null;
 }
 
-/** A Postgres array literal: uuids and integers need no quoting, and it binds as one parameter on both drivers. */
-const arrayLiteral = (values: (string | number | null)[]) => `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;
-
 /**
  * Moves each line's quantity from the unit's garage to the unit, in the lines' order, inside the
  * caller's tenant transaction: each line gets the outcome it would have had alone, after the
@@ -57,9 +54,9 @@ export async function transferToUnits(tx: Tx, tenantId: string, lines: TransferL
   }>(
     tx,
     sql`select outcome, garage_quantity, unit_quantity, threshold
-        from transfer_to_units(${tenantId}::uuid, ${arrayLiteral(lines.map((l) => l.unitId))}::uuid[],
-          ${arrayLiteral(lines.map((l) => l.itemId))}::uuid[], ${arrayLiteral(lines.map((l) => l.quantity))}::int[],
-          ${arrayLiteral(lines.map((l) => l.userId))}::uuid[], ${record.type}::text, ${record.note ?? null}::text)
+        from transfer_to_units(${tenantId}::uuid, ${pgArray(lines.map((l) => l.unitId))}::uuid[],
+          ${pgArray(lines.map((l) => l.itemId))}::uuid[], ${pgArray(lines.map((l) => l.quantity))}::int[],
+          ${pgArray(lines.map((l) => l.userId))}::uuid[], ${record.type}::text, ${record.note ?? null}::text)
         order by line`,
   );
   return rows.map((r): TransferOutcome => {
