@@ -6,7 +6,6 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import compress from '@fastify/compress';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -23,6 +22,8 @@ import { apiDocumentOptions } from './lib/api-document';
 import { answerClientError, answerFrameworkError, installErrorHandler } from './lib/error-handler';
 import { AppError } from './lib/errors';
 import { originGuard } from './lib/origin-guard';
+import { createServerLogger, installRequestLog } from './lib/request-log';
+import { installSecurityHeaders } from './lib/security-headers';
 import { webStaticOptions } from './lib/web-assets';
 import { createAuth } from './modules/auth/auth';
 import { authRoutes } from './modules/auth/routes';
@@ -52,6 +53,7 @@ export interface BuildAppOptions {
   authRateLimitPerMinute?: number;
   /** Directory of the built web app to serve; omitted or missing -> API only. */
   webRoot?: string;
+  /** Log to standard output, one line per request (lib/request-log.ts); default off. */
   logger?: boolean;
   /** Called for every route as it is registered (tests list the routes to probe them). */
   onRoute?: (route: RouteOptions) => void;
@@ -62,7 +64,7 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    logger: opts.logger ?? false,
+    ...(opts.logger ? { loggerInstance: createServerLogger(), disableRequestLogging: true } : { logger: false }),
     bodyLimit: BODY_LIMIT,
     trustProxy: opts.config.trustProxy,
     // Answers Fastify and Node write themselves, in the standard error shape (decision 015).
@@ -71,6 +73,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     return503OnClosing: false,
   });
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
+  if (opts.logger) installRequestLog(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
@@ -93,10 +96,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   };
   installAccess(app, { auth, db: opts.db, now: ctx.now });
 
-  await app.register(helmet, {
-    // Served over plain http on a LAN too: upgrading sub-requests to https would break the app.
-    contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } },
-  });
+  installSecurityHeaders(app);
   // Answers of 1 KiB or more go out compressed (brotli quality 4, or gzip) when the client
   // accepts it; the web app's files come precompressed from the build (decision 016).
   await app.register(compress, { threshold: 1024 });

@@ -6,11 +6,11 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { DataDirLockedError, openPglite, openPostgres, type Database } from './db/client';
 import { runMigrations } from './db/migrate';
+import { webRoot } from './paths';
 
 /** Reads DATA_DIR/app-secret, creating it (0600) with 48 random bytes on first boot. */
 function embeddedSecret(dataDir: string): string {
@@ -51,7 +51,7 @@ async function main(): Promise<void> {
     config: { ...config, appSecret },
     db: database.db,
     logger: true,
-    webRoot: fileURLToPath(new URL('../dist/web', import.meta.url)),
+    webRoot,
   });
 
   let closing = false;

@@ -3,14 +3,12 @@
  * at every boot on either database; already applied migrations are skipped. On PostgreSQL an
  * advisory lock keeps two booting processes from migrating at once.
  */
-import { fileURLToPath } from 'node:url';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { migrationsFolder } from '../paths';
 import type { Database } from './client';
-
-export const migrationsFolder = fileURLToPath(new URL('../../drizzle', import.meta.url));
 
 /** Brings the schema up to date. */
 export async function runMigrations(database: Database): Promise<void> {

@@ -14,8 +14,11 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
+import { drizzle } from 'drizzle-orm/node-postgres';
+import pg from 'pg';
 import { AppError } from '../lib/errors';
 import type { Db, Tx } from './client';
+import { schema } from './schema';
 import { sqlStateOf } from './sql-state';
 
 export const APP_ROLE = 'inventory_app';
@@ -49,6 +52,9 @@ export function isRetryable(err: unknown): boolean {
 export async function withTenant<T>(db: Db, tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
+      // drizzle keeps its driver's client as `$client`: a `pg` pool on PostgreSQL.
+      const pool: unknown = (db as { $client?: unknown }).$client;
+      if (pool instanceof pg.Pool) return await pooledTenantTransaction(pool, tenantId, fn);
       return await db.transaction(async (tx) => {
         await enterTenantScope(tx, tenantId);
         return fn(tx);
@@ -67,4 +73,45 @@ export async function withTenant<T>(db: Db, tenantId: string, fn: (tx: Tx) => Pr
 /** Switches the open transaction `tx` to the application role scoped to `tenantId`, until it ends. */
 export async function enterTenantScope(tx: Tx, tenantId: string): Promise<void> {
   await tx.execute(sql`select set_config('app.tenant_id', ${tenantId}, true), set_config('role', ${APP_ROLE}, true)`);
+}
+
+/** A drizzle instance per pooled connection, made once: the pool keeps its connections. */
+const boundTo = new WeakMap<pg.PoolClient, Tx>();
+
+function drizzleOn(client: pg.PoolClient): Tx {
+  let tx = boundTo.get(client);
+  if (!tx) {
+    // Statements run on this one connection, inside the transaction opened on it below. The
+    // services never open savepoints or call `rollback()` on it, the two parts of a drizzle
+    // transaction object this lacks.
+    tx = drizzle(client, { schema }) as unknown as Tx;
+    boundTo.set(client, tx);
+  }
+  return tx;
+}
+
+/**
+ * One tenant transaction on a connection of `pool`, opened and scoped in one round trip: BEGIN and
+ * the scope go together as one simple-protocol message (the tenant id as an escaped literal: the
+ * simple protocol takes no parameters), where drizzle's `transaction` sends them one at a time.
+ * A connection whose ROLLBACK fails is broken and is destroyed instead of returned to the pool.
+ */
+async function pooledTenantTransaction<T>(pool: pg.Pool, tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  try {
+    await client.query(
+      `begin; select set_config('app.tenant_id', ${client.escapeLiteral(tenantId)}, true), set_config('role', '${APP_ROLE}', true)`,
+    );
+    const result = await fn(drizzleOn(client));
+    await client.query('commit');
+    return result;
+  } catch (err) {
+    await client.query('rollback').catch((rollbackError: Error) => {
+      broken = rollbackError;
+    });
+    throw err;
+  } finally {
+    client.release(broken);
+  }
 }

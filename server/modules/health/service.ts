@@ -8,7 +8,7 @@ import { sql } from 'drizzle-orm';
 import pTimeout from 'p-timeout';
 import { z } from 'zod';
 import { queryRows, type Db } from '../../db/client';
-import { migrationsFolder } from '../../db/migrate';
+import { migrationsFolder } from '../../paths';
 
 /** Longest wait for the readiness query, in ms: a probe must answer before its own timeout. */
 export const READY_TIMEOUT_MS = 2_000;
