@@ -8,7 +8,7 @@
  * per-request value (no CSP nonces, no directive functions), so the headers helmet would set are
  * the same for every request: we record them once and set the recorded copy.
  */
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
@@ -18,7 +18,7 @@ const OPTIONS: HelmetOptions = { contentSecurityPolicy: { directives: { upgradeI
 /**
  * The headers helmet sets with `options`, by name, recorded by running its middleware once
  * against a response that only records.
- * @throws Error when the options make helmet depend on the request (it would then need one).
+ * @throws Error when the options make helmet read the request (a directive function, say).
  */
 export function recordHelmetHeaders(options: HelmetOptions = OPTIONS): Record<string, string> {
   const headers: Record<string, string> = {};
@@ -29,8 +29,13 @@ export function recordHelmetHeaders(options: HelmetOptions = OPTIONS): Record<st
     },
     removeHeader() {},
   };
+  const noRequest = new Proxy({} as IncomingMessage, {
+    get() {
+      throw new Error('These helmet options depend on the request: their headers cannot be computed once');
+    },
+  });
   let done = false;
-  helmet(options)(undefined as never, recorder as unknown as ServerResponse, (err?: unknown) => {
+  helmet(options)(noRequest, recorder as unknown as ServerResponse, (err?: unknown) => {
     if (err) throw err;
     done = true;
   });
