@@ -23,6 +23,7 @@ import { withTenant } from './db/tenant-tx';
 import { coalesce } from './lib/coalesce';
 import { requireRole } from './lib/roles';
 import type { Auth } from './modules/auth/auth';
+import type { IdentityCache } from './modules/auth/identity-cache';
 import { requireIdentity, requireTenant, type Identity, type TenantIdentity } from './modules/auth/session';
 import { assertAccess } from './modules/billing/plans';
 
@@ -58,9 +59,11 @@ export interface AccessOptions {
   db: Db;
   /** The clock of the trial gate (tests move it). */
   now: () => Date;
+  /** Identities of live sessions kept in memory (modules/auth/identity-cache.ts); without it each request reads its own. */
+  identities?: IdentityCache;
 }
 
-const identities = new WeakMap<FastifyRequest, Identity>();
+const identified = new WeakMap<FastifyRequest, Identity>();
 const members = new WeakMap<FastifyRequest, TenantIdentity>();
 
 /** Reading an identity the route did not declare is a bug in the route: it fails loudly (500). */
@@ -76,10 +79,10 @@ function resolved<T>(store: WeakMap<FastifyRequest, T>, request: FastifyRequest,
  * declares its access.
  * @throws from `app.ready()`: Error naming the /api routes without `config.access`.
  */
-export function installAccess(app: FastifyInstance, { auth, db, now }: AccessOptions): void {
+export function installAccess(app: FastifyInstance, { auth, db, now, identities }: AccessOptions): void {
   app.decorateRequest('identity', {
     getter(this: FastifyRequest) {
-      return resolved(identities, this, "'session' or a tenant");
+      return resolved(identified, this, "'session' or a tenant");
     },
   });
   app.decorateRequest('who', {
@@ -113,13 +116,13 @@ export function installAccess(app: FastifyInstance, { auth, db, now }: AccessOpt
     const access = request.routeOptions.config?.access;
     if (access === undefined || access === 'public') return;
     if (access === 'session') {
-      identities.set(request, await requireIdentity(auth, db, request));
+      identified.set(request, await requireIdentity(auth, db, request, identities));
       return;
     }
-    const who = await requireTenant(auth, db, request);
+    const who = await requireTenant(auth, db, request, identities);
     if (access.gate === 'trial') await checkGate({ tenantId: who.tenantId, feature: access.feature });
     requireRole(who, access.role);
-    identities.set(request, who);
+    identified.set(request, who);
     members.set(request, who);
   });
 }

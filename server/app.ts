@@ -26,6 +26,7 @@ import { createServerLogger, installRequestLog } from './lib/request-log';
 import { installSecurityHeaders } from './lib/security-headers';
 import { webStaticOptions } from './lib/web-assets';
 import { createAuth } from './modules/auth/auth';
+import type { IdentityCache } from './modules/auth/identity-cache';
 import { authRoutes } from './modules/auth/routes';
 import { forwardSessionCookies } from './modules/auth/session';
 import { billingRoutes } from './modules/billing/routes';
@@ -55,6 +56,11 @@ export interface BuildAppOptions {
   webRoot?: string;
   /** Log to standard output, one line per request (lib/request-log.ts); default off. */
   logger?: boolean;
+  /**
+   * Identities of live sessions kept in memory, fed by the database's change notifications
+   * (modules/auth/identity-cache.ts); without it every request reads its own.
+   */
+  identities?: IdentityCache;
   /** Called for every route as it is registered (tests list the routes to probe them). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -94,7 +100,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     mailer,
     now: opts.now ?? (() => new Date()),
   };
-  installAccess(app, { auth, db: opts.db, now: ctx.now });
+  installAccess(app, { auth, db: opts.db, now: ctx.now, identities: opts.identities });
 
   installSecurityHeaders(app);
   // Answers of 1 KiB or more go out compressed (brotli quality 4, or gzip) when the client
@@ -114,7 +120,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   app.addHook('onRequest', originGuard(opts.config.appUrl));
   app.addHook('onSend', forwardSessionCookies);
   await app.register(healthRoutes, ctx);
-  await app.register(authRoutes, { auth, db: opts.db, appUrl: opts.config.appUrl, rateLimitPerMinute: opts.authRateLimitPerMinute ?? 30 });
+  await app.register(authRoutes, {
+    auth,
+    db: opts.db,
+    appUrl: opts.config.appUrl,
+    rateLimitPerMinute: opts.authRateLimitPerMinute ?? 30,
+    identities: opts.identities,
+  });
   await app.register(sessionRoutes, ctx);
   await app.register(onboardingRoutes, ctx);
   await app.register(billingRoutes, { ctx, billing });

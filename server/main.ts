@@ -10,6 +10,7 @@ import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { DataDirLockedError, openPglite, openPostgres, type Database } from './db/client';
 import { runMigrations } from './db/migrate';
+import { openIdentityCache } from './modules/auth/identity-cache';
 import { webRoot } from './paths';
 
 /** Reads DATA_DIR/app-secret, creating it (0600) with 48 random bytes on first boot. */
@@ -47,9 +48,11 @@ async function main(): Promise<void> {
   await runMigrations(database);
 
   const appSecret = config.appSecret ?? embeddedSecret(resolve(config.dataDir));
+  const identityFeed = openIdentityCache(database);
   const app = await buildApp({
     config: { ...config, appSecret },
     db: database.db,
+    identities: identityFeed.cache,
     logger: true,
     webRoot,
   });
@@ -60,6 +63,7 @@ async function main(): Promise<void> {
     closing = true;
     app.log.info(`${signal} received, shutting down`);
     await app.close();
+    await identityFeed.close();
     await database.close();
     process.exit(0);
   };

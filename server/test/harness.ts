@@ -15,6 +15,7 @@ import { buildApp } from '../app';
 import { loadConfig } from '../config';
 import { openPostgres, wrapPglite, type Database } from '../db/client';
 import type { MailMessage } from '../integrations/mail';
+import { openIdentityCache, type IdentityCache } from '../modules/auth/identity-cache';
 import { databaseUrlFor } from './pg-url';
 
 export type Backend = 'pglite' | 'postgres';
@@ -51,6 +52,8 @@ export async function openTestDatabase(backend: Backend): Promise<Database> {
 export interface TestApp {
   app: FastifyInstance;
   database: Database;
+  /** The identity cache, when the app was built with one. */
+  identities?: IdentityCache;
   /** Every route of the app, one entry per method (HEAD excluded), with its declared access. */
   routes: { method: string; url: string; access: RouteAccess | undefined }[];
   /** Every email the app sent, oldest first. */
@@ -69,9 +72,17 @@ export const TEST_PASSWORD = 'linen-closet-42';
 /** Builds the app on a fresh database of `backend`. */
 export async function createTestApp(
   backend: Backend,
-  opts: { authRateLimitPerMinute?: number; trialDays?: number; env?: Record<string, string>; webRoot?: string } = {},
+  opts: {
+    authRateLimitPerMinute?: number;
+    trialDays?: number;
+    env?: Record<string, string>;
+    webRoot?: string;
+    /** Keep identities in memory, fed by the database's notifications, as `npm start` does. */
+    identities?: boolean;
+  } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase(backend);
+  const identityFeed = opts.identities ? openIdentityCache(database) : undefined;
   const mail: MailMessage[] = [];
   let now: Date | null = null;
   const registered: RouteOptions[] = [];
@@ -83,6 +94,7 @@ export async function createTestApp(
     now: () => now ?? new Date(),
     authRateLimitPerMinute: opts.authRateLimitPerMinute ?? 10_000,
     webRoot: opts.webRoot,
+    identities: identityFeed?.cache,
     onRoute: (r) => void registered.push(r),
   });
   await app.ready();
@@ -94,6 +106,7 @@ export async function createTestApp(
   return {
     app,
     database,
+    identities: identityFeed?.cache,
     routes,
     mail,
     setNow: (d) => {
@@ -101,6 +114,7 @@ export async function createTestApp(
     },
     async close() {
       await app.close();
+      await identityFeed?.close();
       await database.close();
     },
   };

@@ -13,6 +13,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { fromNodeHeaders } from 'better-auth/node';
 import { errorStatus, type ErrorBody, type ErrorCode } from '../../../common/errors';
 import type { Auth } from './auth';
+import type { IdentityCache } from './identity-cache';
 
 /** Our code, and its message when better-auth gives none, for a better-auth error status. */
 const CODE_BY_STATUS: Record<number, { code: ErrorCode; message: string }> = {
@@ -66,6 +67,8 @@ export interface AuthRoutesOptions {
   appUrl: string;
   /** Auth POST requests allowed per IP per minute. */
   rateLimitPerMinute: number;
+  /** The identity cache to bring up to date before a change of sessions or accounts is answered. */
+  identities?: IdentityCache;
 }
 
 export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions): Promise<void> {
@@ -80,6 +83,9 @@ export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions):
         body: hasBody ? JSON.stringify(request.body) : undefined,
       }),
     );
+    // A sign-out, a password change that ends the other sessions, an email change: the cache
+    // learns of it before the answer goes out, so the next request already sees it.
+    if (request.method === 'POST') await opts.identities?.settle();
     reply.status(response.status);
     response.headers.forEach((value, key) => {
       if (key !== 'set-cookie' && key !== 'content-length') reply.header(key, value);
