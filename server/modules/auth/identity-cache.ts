@@ -20,7 +20,7 @@
  */
 import { LRUCache } from 'lru-cache';
 import type { Database } from '../../db/client';
-import { listen, type Listener } from '../../db/listen';
+import { listen } from '../../db/listen';
 import type { Identity } from './session';
 
 /** Sessions kept (least recently used dropped first): about 200 bytes each. */
@@ -111,9 +111,9 @@ export class IdentityCache {
  * feed (the cache then stops answering).
  */
 export function openIdentityCache(database: Database): { cache: IdentityCache; close(): Promise<void> } {
-  let listener: Listener | undefined;
-  const cache = new IdentityCache(() => listener?.barrier() ?? Promise.resolve());
-  listener = listen(database, IDENTITY_CHANNEL, {
+  // The barrier is asked for only once requests arrive, after `listener` is assigned.
+  const cache = new IdentityCache(() => listener.barrier());
+  const listener = listen(database, IDENTITY_CHANNEL, {
     notify: (userId) => cache.changed(userId),
     up: () => cache.up(),
     down: () => cache.down(),
