@@ -29,12 +29,12 @@
  * every other request).
  *
  * Prints requests/s, p50/p95/p99 latency, errors and CPU per request, the memory readings, and
- * checks the budgets (docs/performance.md "Budgets"): on PostgreSQL dashboard p95 <= 50 ms at 20
- * connections, also after 15,000 plus presses; restock >= 1,000 requests/s without errors; cost
- * analysis and reorder report p95 <= 200 ms each; the ledger invariant; resident memory idle
- * <= 150 MB. On PGlite with the demo data, dashboard p95 <= 50 ms at 5 connections and health
- * p95 <= 20 ms during that load. The servers' output goes to log files in a temporary directory
- * whose path is printed (kept after the run).
+ * checks the budgets (docs/performance.md "Running the benchmark"): on PostgreSQL dashboard p95
+ * <= 50 ms at 20 connections, also after 15,000 plus presses; restock >= 1,000 requests/s
+ * without errors; cost analysis and reorder report p95 <= 200 ms each; the ledger invariant;
+ * resident memory idle <= 150 MB. On PGlite with the demo data, dashboard p95 <= 50 ms at 5
+ * connections and health p95 <= 20 ms during that load. The servers' output goes to log files in
+ * a temporary directory whose path is printed (kept after the run).
  *
  * Exit codes: 0 every budget met, 1 a budget failed or the run failed, 2 bad arguments or
  * configuration.
@@ -60,7 +60,7 @@ import { mainThreadCpuMs, postgresCpuMs, processMemory, type Memory } from './be
 import { freePort, runNode, signIn, startServer, type ServerProcess } from './bench/server-process';
 import { DEMO_EMAIL, DEMO_PASSWORD } from './demo/catalogue';
 
-/** The product's budgets (docs/performance.md "Budgets"). */
+/** The product's budgets (docs/performance.md "Running the benchmark"). */
 const BUDGETS = {
   dashboardP95Ms: 50,
   restockRps: 1000,
