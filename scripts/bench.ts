@@ -210,8 +210,8 @@ async function measureLoads(
   const node1 = mainThreadCpuMs(server.pid);
   const pg1 = await pgCpu();
   // CPU per request (warm-up included) tells which side limits throughput on this machine. Loads
-  // run together share one reading, divided by the first load's responses (the others are the
-  // lighter companions, named in the docs).
+  // run together share one reading: it is divided by the first load's responses and printed on
+  // its line only, since the server cannot say which request its CPU went to.
   const served = results[0]!.responses + results[0]!.warmupResponses;
   const perRequest = (before: number | null, after: number | null) => (before === null || after === null || served === 0 ? null : (after - before) / served);
   const cpu = { node: perRequest(node0, node1), pg: perRequest(pg0, pg1) };
