@@ -21,15 +21,15 @@
  *
  * Exit codes: 0 measured, 1 a step failed, 2 bad arguments.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse, { type Flags } from 'lighthouse';
 import desktopConfig from 'lighthouse/core/config/desktop-config.js';
+import { freePort, runNode, signIn, startServer, type ServerProcess } from './bench/server-process';
 
 const DEMO_EMAIL = 'bench-web@example.com';
 const DEMO_PASSWORD = 'seaside-bench-2026';
@@ -59,55 +59,6 @@ export function median(values: number[]): number {
 export function medianFigures(runs: RunFigures[]): RunFigures {
   const pick = (key: keyof RunFigures) => median(runs.map((r) => r[key]));
   return { score: pick('score'), lcpMs: pick('lcpMs'), tbtMs: pick('tbtMs'), fcpMs: pick('fcpMs'), bytes: pick('bytes'), requests: pick('requests') };
-}
-
-async function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-    server.on('error', fail);
-  });
-}
-
-/** Runs `node --import tsx <args>` in `cwd`; throws with its output when it fails. */
-function runNode(cwd: string, args: string[], env: NodeJS.ProcessEnv): void {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', ...args], { cwd, env, encoding: 'utf8' });
-  if (result.status !== 0) throw new Error(`${args.join(' ')} failed (${result.status}):\n${result.stdout}${result.stderr}`);
-}
-
-/** Starts the server of `appDir` and waits for its "is running at" line. */
-async function startServer(appDir: string, env: NodeJS.ProcessEnv) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: appDir, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  child.stdout.on('data', (d) => (output += d));
-  child.stderr.on('data', (d) => (output += d));
-  const exited = new Promise<void>((done) => child.on('exit', () => done()));
-  const deadline = Date.now() + 60_000;
-  while (!output.includes('is running at')) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}:\n${output}`);
-    if (Date.now() > deadline) throw new Error(`the server did not start in 60 s:\n${output}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    async stop() {
-      child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
-
-/** Signs the demo operator in; returns the Cookie header of the session. */
-async function signIn(url: string): Promise<string> {
-  const res = await fetch(`${url}/api/auth/sign-in/email`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: url },
-    body: JSON.stringify({ email: DEMO_EMAIL, password: DEMO_PASSWORD }),
-  });
-  if (!res.ok) throw new Error(`sign-in failed: ${res.status} ${await res.text()}`);
-  return res.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
 }
 
 /** One Lighthouse run of `url` on the Chromium listening on `port`. */
@@ -163,7 +114,7 @@ async function main(): Promise<number> {
   const url = `http://localhost:${port}`;
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', APP_URL: url };
   delete env.DATABASE_URL;
-  let server: Awaited<ReturnType<typeof startServer>> | undefined;
+  let server: ServerProcess | undefined;
   let chrome: chromeLauncher.LaunchedChrome | undefined;
   try {
     if (!args['no-build']) {
@@ -173,7 +124,7 @@ async function main(): Promise<number> {
     }
     console.log('Seeding the demo operator…');
     runNode(appDir, ['scripts/seed-demo.ts', '--email', DEMO_EMAIL, '--password', DEMO_PASSWORD], env);
-    server = await startServer(appDir, env);
+    server = await startServer({ cwd: appDir, env, logFile: join(dataDir, 'server.log') });
     chrome = await chromeLauncher.launch({ chromePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', chromeFlags: CHROMIUM_FLAGS });
 
     const pages = [
@@ -186,7 +137,7 @@ async function main(): Promise<number> {
         const figures: RunFigures[] = [];
         for (let i = 0; i < runs; i++) {
           // A fresh session per run: a Cookie header kept for minutes may no longer be accepted.
-          const f = await measureWithRetries(page.url, chrome.port, preset, page.signedIn ? await signIn(url) : undefined);
+          const f = await measureWithRetries(page.url, chrome.port, preset, page.signedIn ? await signIn(url, DEMO_EMAIL, DEMO_PASSWORD) : undefined);
           figures.push(f);
           console.log(`${preset} ${page.name} run ${i + 1}: ${row('', f).slice(4)}  load ${loadavg()[0]!.toFixed(2)}`);
         }

@@ -14,7 +14,8 @@ function percentile(sorted: Float64Array, p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-async function run(seconds: number): Promise<Omit<LoadResult, 'warmupResponses'>> {
+/** One autocannon run: for `seconds`, or until `requests` responses when given. */
+async function run(seconds: number, requests?: number): Promise<Omit<LoadResult, 'warmupResponses' | 'warmupStatuses'>> {
   const times: number[] = [];
   const statuses: Record<string, number> = {};
   const pick = () => spec.paths[Math.floor(Math.random() * spec.paths.length)]!;
@@ -23,7 +24,7 @@ async function run(seconds: number): Promise<Omit<LoadResult, 'warmupResponses'>
       {
         url: spec.origin,
         connections: spec.connections,
-        duration: seconds,
+        ...(requests === undefined ? { duration: seconds } : { amount: requests }),
         method: spec.method,
         headers: spec.headers,
         body: spec.body,
@@ -51,5 +52,9 @@ async function run(seconds: number): Promise<Omit<LoadResult, 'warmupResponses'>
 }
 
 const warmup = spec.warmupSeconds > 0 ? await run(spec.warmupSeconds) : null;
-const measured: LoadResult = { ...(await run(spec.seconds)), warmupResponses: warmup?.responses ?? 0 };
+const measured: LoadResult = {
+  ...(await run(spec.seconds, spec.requests)),
+  warmupResponses: warmup?.responses ?? 0,
+  warmupStatuses: warmup?.statuses ?? {},
+};
 parentPort!.postMessage(measured);

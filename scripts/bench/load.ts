@@ -1,6 +1,7 @@
 /**
- * Runs one autocannon load in a worker thread, so the load generator does not share the event
- * loop of the server under test (which runs in the main thread of the same process).
+ * Runs one autocannon load in a worker thread, so the load generator's own work stays off the
+ * benchmark's main thread, which keeps reading /proc and the database between loads (the server
+ * under test is a child process). Two loads may run at once, each in its own worker.
  */
 import { Worker } from 'node:worker_threads';
 
@@ -20,6 +21,8 @@ export interface LoadSpec {
   warmupSeconds: number;
   /** Seconds measured. */
   seconds: number;
+  /** When set, the measured run ends after this many responses instead of after `seconds`. */
+  requests?: number;
 }
 
 export interface LoadResult {
@@ -34,6 +37,8 @@ export interface LoadResult {
   responses: number;
   /** Responses during the warm-up (not measured). */
   warmupResponses: number;
+  /** Responses during the warm-up by HTTP status. */
+  warmupStatuses: Record<string, number>;
   /** Non-2xx responses, connection errors and timeouts. */
   errors: number;
   /** Responses by HTTP status. */
