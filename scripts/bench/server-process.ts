@@ -1,6 +1,6 @@
 /**
- * The server under test as `npm start` runs it: `node --import tsx server/main.ts` in a child
- * process, configured only through its environment (server/config.ts), with its output in a log
+ * The server under test as `npm start` runs it: the bundle `npm run build:server` makes,
+ * `node dist/server.mjs`, in a child process, configured only through its environment (server/config.ts), with its output in a log
  * file. Also the few HTTP calls the benchmarks make to it outside the loads, and the scripts they
  * run before starting it (`scripts/seed-demo.ts`).
  */
@@ -47,14 +47,17 @@ export interface ServerProcess {
 const tail = (file: string) => readFileSync(file, 'utf8').slice(-4000);
 
 /**
- * Starts `server/main.ts` of the checkout in `cwd` with `env`, its standard output and error
+ * Builds the server bundle of the checkout in `cwd` (`npm run build:server`, under a second), then
+ * starts it with `env`, its standard output and error
  * appended to `logFile` (written by the child itself, so its logging costs what it costs in
  * production and nothing in this process), and waits until it prints that it is running.
  * @throws Error with the end of the log when it exits or has not started within 60 s.
  */
 export async function startServer(args: { cwd: string; env: NodeJS.ProcessEnv; logFile: string }): Promise<ServerProcess> {
+  const build = spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: args.cwd, encoding: 'utf8' });
+  if (build.status !== 0) throw new Error(`npm run build:server failed (${build.status}):\n${build.stdout}${build.stderr}`);
   const out = openSync(args.logFile, 'a');
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], { cwd: args.cwd, env: args.env, stdio: ['ignore', out, out] });
+  const child = spawn(process.execPath, ['dist/server.mjs'], { cwd: args.cwd, env: args.env, stdio: ['ignore', out, out] });
   closeSync(out);
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const deadline = Date.now() + BOOT_TIMEOUT_MS;
