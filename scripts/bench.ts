@@ -1,7 +1,8 @@
 /**
  * `npm run bench [-- --keep] [-- --seconds 10 --warmup 3 --connections 20]`: measures the API
- * under load, served by the server as `npm start` runs it (`node dist/server.mjs`, built by
- * `npm run build:server`, in a child process: its own logger, pool size and configuration from the environment), on
+ * under load, served by the server as `npm start` runs it (the `serve` script's `node` command
+ * on the bundle of `npm run build:server`, in a child process: its own logger, pool size and
+ * configuration from the environment), on
  * PostgreSQL (DATABASE_URL, a superuser or BYPASSRLS login) and then on the embedded PGlite.
  *
  * PostgreSQL:

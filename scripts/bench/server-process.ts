@@ -1,12 +1,13 @@
 /**
- * The server under test as `npm start` runs it: the bundle `npm run build:server` makes,
- * `node dist/server.mjs`, in a child process, configured only through its environment (server/config.ts), with its output in a log
- * file. Also the few HTTP calls the benchmarks make to it outside the loads, and the scripts they
+ * The server under test as `npm start` runs it: the bundle `npm run build:server` makes, started
+ * by the `serve` script's command line in a child process, configured only through its
+ * environment (server/config.ts), with its output in a log file. Also the few HTTP calls the benchmarks make to it outside the loads, and the scripts they
  * run before starting it (`scripts/seed-demo.ts`).
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 
 /** Longest wait for the server's "is running at" line, in ms (migrations included). */
 const BOOT_TIMEOUT_MS = 60_000;
@@ -34,6 +35,18 @@ export function runNode(cwd: string, args: string[], env: NodeJS.ProcessEnv): vo
   if (result.status !== 0) throw new Error(`${args.join(' ')} failed (${result.status}):\n${result.stdout}${result.stderr}`);
 }
 
+/**
+ * The arguments of `node` in the package's `serve` script (what `npm start` runs once built), so
+ * the server runs with the same flags without an npm process between it and the benchmark.
+ * @throws Error when the script is not a plain `node …` command line.
+ */
+function serveArguments(cwd: string): string[] {
+  const { scripts } = JSON.parse(readFileSync(join(cwd, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
+  const [command, ...rest] = (scripts.serve ?? '').trim().split(/\s+/);
+  if (command !== 'node' || rest.some((arg) => /["'$&|;<>]/.test(arg))) throw new Error(`the serve script is not a plain node command: ${scripts.serve}`);
+  return rest;
+}
+
 /** A running server child process. */
 export interface ServerProcess {
   /** Process id of the server (its main thread has the same id). */
@@ -57,7 +70,7 @@ export async function startServer(args: { cwd: string; env: NodeJS.ProcessEnv; l
   const build = spawnSync('npm', ['run', '--silent', 'build:server'], { cwd: args.cwd, encoding: 'utf8' });
   if (build.status !== 0) throw new Error(`npm run build:server failed (${build.status}):\n${build.stdout}${build.stderr}`);
   const out = openSync(args.logFile, 'a');
-  const child = spawn(process.execPath, ['dist/server.mjs'], { cwd: args.cwd, env: args.env, stdio: ['ignore', out, out] });
+  const child = spawn(process.execPath, serveArguments(args.cwd), { cwd: args.cwd, env: args.env, stdio: ['ignore', out, out] });
   closeSync(out);
   const exited = new Promise<void>((done) => child.once('exit', () => done()));
   const deadline = Date.now() + BOOT_TIMEOUT_MS;
