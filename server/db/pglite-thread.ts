@@ -18,9 +18,10 @@
  * PostgreSQL recovers from its write-ahead log as after any crash (decision 010: recovery needs
  * nothing).
  */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { messages, type QueryOptions, type Results } from '@electric-sql/pglite';
-import type { Reply, Request, Startup, WireError, WireQueryOptions, WorkerSettings } from './pglite-worker';
 
 /** SQLSTATE of a request that the stopped or closed worker cannot answer: connection_failure. */
 export const WORKER_STOPPED_SQLSTATE = '08006';
@@ -33,19 +34,46 @@ export interface ThreadTransaction {
   query<T>(sql: string, params?: unknown[], options?: ThreadQueryOptions): Promise<Results<T>>;
 }
 
-/** The worker's module: run from source, as the server is (`node --import tsx`), it is TypeScript. */
-const workerModule = new URL('./pglite-worker.ts', import.meta.url);
+/** The settings the worker opens PGlite with (its `workerData`). */
+export interface WorkerSettings {
+  /** PGlite's data directory on disk. */
+  dataDir: string;
+}
+
+/** Options of one statement that can cross the thread boundary (functions cannot). */
+export interface WireQueryOptions {
+  rowMode?: 'array' | 'object';
+  paramTypes?: number[];
+  /**
+   * Type OIDs whose values come back as PostgreSQL's text: the caller has its own parser for
+   * them and applies it on its side.
+   */
+  textOids: number[];
+}
+
+/** What this thread asks the worker. `txId` names a transaction opened by `begin`. */
+export type Request =
+  | { id: number; op: 'query'; txId?: number; sql: string; params: unknown[]; options: WireQueryOptions }
+  | { id: number; op: 'begin'; txId: number }
+  | { id: number; op: 'end'; txId: number; commit: boolean }
+  | { id: number; op: 'close' };
 
 /**
- * Starts the worker module. Worker threads do not inherit the TypeScript loader of
- * `node --import tsx` (nor vitest's), so a small JavaScript entry registers tsx first.
+ * A failure, copied field by field: a PostgreSQL error's own fields (SQLSTATE `code`,
+ * `constraint`, `detail`…), or the name and message of any other error.
  */
-function startWorker(settings: WorkerSettings): Worker {
-  const boot = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};
-register();
-await import(${JSON.stringify(workerModule.href)});`;
-  return new Worker(new URL(`data:text/javascript,${encodeURIComponent(boot)}`), { workerData: settings });
-}
+export type WireError =
+  | { database: true; message: string; fields: Record<string, string | number | undefined> }
+  | { database: false; name: string; message: string };
+
+/** The worker's answer to the request `id`: a query's result, nothing otherwise, or the error. */
+export type Reply = { id: number; ok: true; result?: Results } | { id: number; ok: false; error: WireError };
+
+/** Posted by the worker once PGlite is open, or with the error that kept it from opening. */
+export type Startup = { ready: true } | { ready: false; error: WireError };
+
+/** The worker's module: JavaScript, so the thread needs no TypeScript loader. */
+const workerModule = new URL('./pglite-worker.js', import.meta.url);
 
 /** The error of a request the worker cannot answer; `cause` says why when known. */
 function stoppedError(message: string, cause?: unknown): Error {
@@ -112,9 +140,14 @@ export class PgliteThread {
    * @throws the error that kept PGlite from opening (e.g. an unreadable data directory).
    */
   static async open(dataDir: string): Promise<PgliteThread> {
+    const fresh = !existsSync(join(dataDir, 'PG_VERSION'));
     const thread = new PgliteThread({ dataDir });
     await thread.#start();
-    return thread;
+    if (!fresh) return thread;
+    // Creating the database runs initdb in a second PGlite, whose few hundred MB the worker's
+    // garbage collector may keep for hours: a new worker on the created database starts clean.
+    await thread.close();
+    return PgliteThread.open(dataDir);
   }
 
   /** Runs one statement (extended protocol, `$1`… parameters); as PGlite's `query`. */
@@ -188,7 +221,7 @@ export class PgliteThread {
 
   #start(): Promise<Running> {
     this.#starting ??= new Promise<Running>((resolve, reject) => {
-      const worker = startWorker(this.#settings);
+      const worker = new Worker(workerModule, { workerData: this.#settings });
       const running: Running = { worker, pending: new Map() };
       let ready = false;
       let failure: unknown;
