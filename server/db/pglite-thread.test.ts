@@ -77,7 +77,7 @@ describe('the embedded database in a worker thread', () => {
     }
   });
 
-  it('commits a transaction that resolves and rolls back one that throws, rethrowing its error', async () => {
+  it('commits a transaction that resolves and rolls back one that throws (or a savepoint), rethrowing its error', async () => {
     await database.db.transaction((tx) => tx.execute(sql`insert into thread_log (label) values ('kept')`));
     const failure = new Error('changed my mind');
     await expect(
@@ -86,7 +86,12 @@ describe('the embedded database in a worker thread', () => {
         throw failure;
       }),
     ).rejects.toBe(failure);
-    expect(await labels()).toEqual(['kept']);
+    // A nested transaction (a savepoint) rolls back alone.
+    await database.db.transaction(async (tx) => {
+      await tx.execute(sql`insert into thread_log (label) values ('outer')`);
+      await tx.transaction((inner) => inner.execute(sql`insert into thread_log (label) values ('inner')`).then(() => inner.rollback())).catch(() => {});
+    });
+    expect(await labels()).toEqual(['kept', 'outer']);
     await database.db.execute(sql`truncate thread_log`);
   });
 
