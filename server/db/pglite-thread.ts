@@ -87,7 +87,7 @@ interface Pending {
   query?: { sql: string; params: unknown[]; options: ThreadQueryOptions | undefined };
 }
 
-/** One started worker: requests are numbered per worker, and its own pending ones fail with it. */
+/** One started worker and the requests it has not answered yet, which fail if it stops. */
 interface Running {
   worker: Worker;
   pending: Map<number, Pending>;
@@ -145,7 +145,7 @@ export class PgliteThread {
     await thread.#start();
     if (!fresh) return thread;
     // Creating the database runs initdb in a second PGlite, whose few hundred MB the worker's
-    // garbage collector may keep for hours: a new worker on the created database starts clean.
+    // garbage collector keeps long after (decision 022): a new worker on it starts clean.
     await thread.close();
     return PgliteThread.open(dataDir);
   }
@@ -184,7 +184,10 @@ export class PgliteThread {
     return result;
   }
 
-  /** Closes PGlite after the work already asked for, then ends the worker. Idempotent. */
+  /**
+   * Closes PGlite after the work already sent to the worker, then ends the worker; later calls
+   * fail with 08006. Idempotent.
+   */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
