@@ -12,6 +12,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import lockfile from 'proper-lockfile';
+import { PgliteThread } from './pglite-thread';
 import { schema, type Schema } from './schema';
 
 export type Db = PgDatabase<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
@@ -33,8 +34,11 @@ export class DataDirLockedError extends Error {}
 
 /**
  * Opens the embedded database in `dataDir`, taking an exclusive lock on the directory first so
- * a second process fails fast instead of corrupting it (PGlite itself locks nothing).
- * @throws DataDirLockedError when another live process holds the lock.
+ * a second process fails fast instead of corrupting it (PGlite itself locks nothing). PGlite
+ * runs in a worker thread (pglite-thread.ts, decision 022), so its statements do not stop
+ * this thread's HTTP work.
+ * @throws DataDirLockedError when another live process holds the lock; whatever keeps PGlite
+ *   from opening, the lock then released.
  */
 export async function openPglite(dataDir: string): Promise<Database> {
   mkdirSync(dataDir, { recursive: true });
@@ -49,13 +53,28 @@ export async function openPglite(dataDir: string): Promise<Database> {
     }
     throw err;
   }
-  const client = await PGlite.create(join(dataDir, 'pglite'));
-  return wrapPglite(client, release);
+  let client: PgliteThread;
+  try {
+    client = await PgliteThread.open(join(dataDir, 'pglite'));
+  } catch (err) {
+    await release();
+    throw err;
+  }
+  return pgliteDatabase(client, release);
 }
 
-/** Wraps an already opened PGlite (tests load a migrated snapshot this way). */
-export function wrapPglite(client: PGlite, release: () => Promise<void> = async () => {}): Database {
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+/**
+ * Wraps an already opened PGlite running on this thread (tests load a migrated snapshot this
+ * way, and build the API document on an empty one): no worker to start, but every statement
+ * stops this thread while it runs, so the server uses openPglite.
+ */
+export function wrapPglite(client: PGlite): Database {
+  return pgliteDatabase(client, async () => {});
+}
+
+function pgliteDatabase(client: PGlite | PgliteThread, release: () => Promise<void>): Database {
+  // PgliteThread has the part of PGlite's API that drizzle-orm/pglite calls (pglite-thread.ts).
+  const db = drizzlePglite(client as PGlite, { schema }) as unknown as Db;
   return {
     db,
     kind: 'pglite',
