@@ -1,6 +1,7 @@
 /**
  * LISTEN on a notification channel of the database, kept open: on PostgreSQL on a dedicated
- * connection (outside the pool), reopened after a failure; on PGlite through its own `listen`.
+ * connection (outside the pool), reopened after a failure; on a PGlite of this thread through its
+ * own `listen`. The embedded database as the server runs it, in a worker thread, has no feed.
  * Callers learn when the feed is up and when it went down, so a cache fed by it is used only
  * while every change reaches it (modules/auth/identity-cache.ts).
  *
@@ -103,6 +104,9 @@ function listenPostgres(pool: pg.Pool, channel: string, handlers: ListenHandlers
 
 function listenPglite(database: Database, channel: string, handlers: ListenHandlers): Listener {
   const pglite = (database.db as unknown as { $client: PGlite }).$client;
+  // The server's PGlite runs in a worker thread that does not pass notifications on (db/pglite-thread.ts):
+  // a feed that never comes up, so its readers never rely on it.
+  if (typeof pglite.listen !== 'function') return { barrier: async () => {}, close: async () => {} };
   const unlisten = pglite.listen(channel, (payload) => handlers.notify(payload)).then((stop) => {
     handlers.up();
     return stop;

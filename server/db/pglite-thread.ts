@@ -22,6 +22,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { messages, type QueryOptions, type Results } from '@electric-sql/pglite';
+import { pgliteWorkerModule } from '../paths';
 
 /** SQLSTATE of a request that the stopped or closed worker cannot answer: connection_failure. */
 export const WORKER_STOPPED_SQLSTATE = '08006';
@@ -72,8 +73,6 @@ export type Reply = { id: number; ok: true; result?: Results } | { id: number; o
 /** Posted by the worker once PGlite is open, or with the error that kept it from opening. */
 export type Startup = { ready: true } | { ready: false; error: WireError };
 
-/** The worker's module: JavaScript, so the thread needs no TypeScript loader. */
-const workerModule = new URL('./pglite-worker.js', import.meta.url);
 
 /** The error of a request the worker cannot answer; `cause` says why when known. */
 function stoppedError(message: string, cause?: unknown): Error {
@@ -224,7 +223,7 @@ export class PgliteThread {
 
   #start(): Promise<Running> {
     this.#starting ??= new Promise<Running>((resolve, reject) => {
-      const worker = new Worker(workerModule, { workerData: this.#settings });
+      const worker = new Worker(pgliteWorkerModule, { workerData: this.#settings });
       const running: Running = { worker, pending: new Map() };
       let ready = false;
       let failure: unknown;
