@@ -2,8 +2,8 @@
  * The server log: pino, one JSON line per event on standard output, written asynchronously
  * (sonic-boom collects the lines that arrive while a write is under way into the next write), and
  * one line per request, written when its answer is sent, instead of Fastify's two ("incoming
- * request" and "request completed"). Under load, two synchronous writes per request cost the main
- * thread more than a health check itself (docs/performance.md "Fixed costs per request").
+ * request" and "request completed"), whose two synchronous writes took about 7 % of the main
+ * thread under a health-check load (docs/decisions/025-server-as-shipped.md).
  *
  * Lines still buffered when the process exits are flushed by pino's exit handler.
  */

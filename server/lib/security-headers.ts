@@ -4,7 +4,7 @@
  *
  * helmet is Express middleware that sets the same header values on every response; its Fastify
  * adapter builds that middleware again for every request, which cost about 7 % of the main thread
- * of a health check under load (docs/performance.md "Fixed costs per request"). Our options hold no
+ * of a health check under load (docs/decisions/025-server-as-shipped.md). Our options hold no
  * per-request value (no CSP nonces, no directive functions), so the headers helmet would set are
  * the same for every request: we record them once and set the recorded copy.
  */
