@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import { moneyInput, nonNegativeInt, requiredText } from './fields';
+import { itemNameTaken, repeatedItemName } from './stock';
 
 /** POST /api/onboarding/company — creates the tenant with its trial; the caller becomes owner. */
 export const companyStepBody = z.object({ company_name: requiredText('Company name', 'Please enter a company name') });
@@ -15,8 +16,22 @@ export const onboardingItem = z.object({
   minimum_threshold: nonNegativeInt.default(0),
   count_cost: moneyInput.default(0),
 });
-/** POST /api/onboarding/items — replaces the items saved by an earlier submit of this step. */
-export const itemsStepBody = z.object({ items: z.array(onboardingItem).max(500) });
+/** Most items, and most properties, the onboarding takes. */
+export const MAX_ONBOARDING_ROWS = 500;
+
+/**
+ * POST /api/onboarding/items — replaces the items saved by an earlier submit of this step; each
+ * name at most once, without regard to case.
+ */
+export const itemsStepBody = z.object({
+  items: z
+    .array(onboardingItem)
+    .max(MAX_ONBOARDING_ROWS, `At most ${MAX_ONBOARDING_ROWS} items`)
+    .superRefine((items, ctx) => {
+      const repeated = repeatedItemName(items.map((i) => i.name));
+      if (repeated !== undefined) ctx.addIssue({ code: 'custom', message: itemNameTaken(repeated) });
+    }),
+});
 export type ItemsStepBody = z.infer<typeof itemsStepBody>;
 
 /** POST /api/onboarding/garage — the onboarding storage location (created or updated). */
@@ -39,6 +54,6 @@ export const unitsStepBody = z.object({
       }),
     )
     .min(1, 'Please add at least one property')
-    .max(500),
+    .max(MAX_ONBOARDING_ROWS, `At most ${MAX_ONBOARDING_ROWS} properties`),
 });
 export type UnitsStepBody = z.infer<typeof unitsStepBody>;

@@ -37,6 +37,23 @@ export const item = z.object({
 });
 export type Item = z.infer<typeof item>;
 
+/**
+ * The refusal of an item name the company already uses, compared without regard to case
+ * (docs/product.md "Validation rules"): 'An item named Bath Towel already exists'.
+ */
+export const itemNameTaken = (name: string): string => `An item named ${name} already exists`;
+
+/** The first name of `names` that an earlier one already uses, compared without regard to case. */
+export function repeatedItemName(names: readonly string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const name of names) {
+    const key = name.toLowerCase();
+    if (seen.has(key)) return name;
+    seen.add(key);
+  }
+  return undefined;
+}
+
 /** POST /api/items, PATCH /api/items/:id. */
 export const itemBody = z.object({
   name: requiredText('Name', 'Please fill out all fields'),
@@ -52,10 +69,13 @@ export type ItemBody = z.infer<typeof itemBody>;
 export const stockLine = z.object({ item_id: z.uuid('Please select an item'), quantity: nonNegativeInt });
 export type StockLine = z.infer<typeof stockLine>;
 
+/** Most stock lines one request may carry. */
+export const MAX_STOCK_LINES = 1000;
+
 /** Stock lines naming each item at most once. */
 export const stockLines = z
   .array(stockLine)
-  .max(1000)
+  .max(MAX_STOCK_LINES, `At most ${grouped(MAX_STOCK_LINES)} stock lines`)
   .refine((lines) => new Set(lines.map((l) => l.item_id)).size === lines.length, 'Each item can appear only once');
 
 export const garageStockRow = z.object({
@@ -154,10 +174,18 @@ export type AddUnitStockBody = z.infer<typeof addUnitStockBody>;
 
 /**
  * POST /api/units/:id/inventory/:itemId/transfer — restock by quantity: moves `quantity` (>= 1)
- * from the unit's garage in one transfer (docs/product.md "Stock movements and statuses").
+ * from the unit's garage in one transfer (docs/product.md "Stock movements and statuses"); also
+ * "Add Manually" from the garage, which opens the unit's stock row of the item when it has none.
  */
 export const transferUnitStockBody = z.object({ quantity: requestedQuantity });
 export type TransferUnitStockBody = z.infer<typeof transferUnitStockBody>;
+
+/**
+ * POST /api/units/:id/inventory/:itemId/consume — the minus button: `quantity` used up at the unit
+ * (1 when the body is left out; quick taps are sent together), never below 0.
+ */
+export const consumeUnitStockBody = z.object({ quantity: requestedQuantity.default(1) });
+export type ConsumeUnitStockBody = z.infer<typeof consumeUnitStockBody>;
 
 /**
  * POST /api/units/:id/restock-to-minimum — "Restock to minimum" for the whole unit, or for the
@@ -170,13 +198,20 @@ export type RestockToMinimumBody = z.infer<typeof restockToMinimumBody>;
  * Answer of "Restock to minimum": what moved from the garage to each row that was below its
  * item's minimum threshold, and what the garage could not cover (`missing` pieces), by item name.
  */
+/**
+ * The ledger rows a stock change wrote at the unit (`inventory_logs` ids), which
+ * POST /api/units/:id/movements/reverse takes to undo it; empty when nothing changed.
+ */
+const movementIds = z.array(z.string());
+
 export const restockToMinimumResult = z.object({
   moved: z.array(z.object({ item_id: z.string(), item_name: z.string(), quantity: z.number().int() })),
   short: z.array(z.object({ item_id: z.string(), item_name: z.string(), missing: z.number().int() })),
+  movement_ids: movementIds,
 });
 export type RestockToMinimumResult = z.infer<typeof restockToMinimumResult>;
 
-/** Answer of the plus and minus buttons: the new quantities. */
+/** Answer of the plus button: the new quantities. */
 export const stockChangeResult = z.object({
   unit_quantity: z.number().int(),
   /** The unit's garage stock of the item after a restock transfer; null for other changes. */
@@ -184,3 +219,27 @@ export const stockChangeResult = z.object({
   status: z.enum(stockStatuses),
 });
 export type StockChangeResult = z.infer<typeof stockChangeResult>;
+
+/** Answer of minus, restock by quantity and Add Manually: the new quantities and how to undo the change. */
+export const stockMoveResult = stockChangeResult.extend({ movement_ids: movementIds });
+export type StockMoveResult = z.infer<typeof stockMoveResult>;
+
+/** Answer of removing a stock row: how to undo it (empty when the row held nothing). */
+export const stockRowRemoval = z.object({ movement_ids: movementIds });
+export type StockRowRemoval = z.infer<typeof stockRowRemoval>;
+
+/** Most stock changes one undo may reverse (a restock to minimum reverses one per item). */
+export const MAX_REVERSED_MOVEMENTS = 1000;
+
+/**
+ * POST /api/units/:id/movements/reverse — Undo: writes the reverse of each of these stock changes
+ * of the unit, all or none (docs/product.md "Stock movements and statuses", decision 024).
+ */
+export const reverseMovementsBody = z.object({
+  movement_ids: z
+    .array(z.uuid('Each movement must be a stock change id'))
+    .min(1, 'Name at least one stock change to undo')
+    .max(MAX_REVERSED_MOVEMENTS, `At most ${grouped(MAX_REVERSED_MOVEMENTS)} stock changes at once`)
+    .refine((ids) => new Set(ids).size === ids.length, 'Each stock change can be undone only once'),
+});
+export type ReverseMovementsBody = z.infer<typeof reverseMovementsBody>;
