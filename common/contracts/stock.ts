@@ -5,7 +5,7 @@
  * Money is dollars (numbers rounded to cents); quantities are whole numbers >= 0.
  */
 import { z } from 'zod';
-import { grouped, MAX_QUANTITY, moneyInput, nonNegativeInt, requiredText } from './fields';
+import { grouped, money, requiredText, wholeNumber } from './fields';
 
 export const stockStatuses = ['sufficient', 'low', 'critical'] as const;
 export type StockStatus = (typeof stockStatuses)[number];
@@ -58,15 +58,15 @@ export function repeatedItemName(names: readonly string[]): string | undefined {
 export const itemBody = z.object({
   name: requiredText('Name', 'Please fill out all fields'),
   category: requiredText('Category', 'Please fill out all fields'),
-  minimum_threshold: nonNegativeInt.default(0),
-  count_cost: moneyInput.default(0),
+  minimum_threshold: wholeNumber('Minimum threshold').default(0),
+  count_cost: money('Count cost').default(0),
 });
 export type ItemBody = z.infer<typeof itemBody>;
 
 // ---- Stock rows ----------------------------------------------------------------------------
 
 /** One requested stock line: item and whole quantity >= 0. */
-export const stockLine = z.object({ item_id: z.uuid('Please select an item'), quantity: nonNegativeInt });
+export const stockLine = z.object({ item_id: z.uuid('Please select an item'), quantity: wholeNumber('Quantity') });
 export type StockLine = z.infer<typeof stockLine>;
 
 /** Most stock lines one request may carry. */
@@ -154,16 +154,12 @@ export type CreateUnitBody = z.infer<typeof createUnitBody>;
 export const updateUnitBody = z.object({
   name: requiredText('Name', 'Please provide unit name and address'),
   address: requiredText('Address', 'Please provide unit name and address'),
-  garage_id: z.uuid().nullable(),
+  garage_id: z.uuid('Please select a garage').nullable(),
 });
 export type UpdateUnitBody = z.infer<typeof updateUnitBody>;
 
-/** A quantity one request adds or moves: a whole number from 1 to {@link MAX_QUANTITY}. */
-const requestedQuantity = z
-  .number()
-  .int('Quantity must be a whole number')
-  .min(1, 'Quantity must be at least 1')
-  .max(MAX_QUANTITY, `Quantity must be at most ${grouped(MAX_QUANTITY)}`);
+/** A quantity one request adds or moves: a whole number from 1 to 1,000,000. */
+export const requestedQuantity = wholeNumber('Quantity', 1);
 
 /** POST /api/units/:id/inventory — "Add Manually": adds `quantity` (>= 1) of an item to the unit. */
 export const addUnitStockBody = z.object({
