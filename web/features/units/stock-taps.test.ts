@@ -58,6 +58,14 @@ describe('quick taps on plus and minus (docs/product.md "Screens: Unit detail")'
     expect(ok(tapAll([1, 1, 1, 1], 0, undefined)).taps).toEqual({ waiting: 4, sending: 0 });
   });
 
+  it('sends the waiting taps at once when the page is left, even beside a change on its way', () => {
+    const first = takeBatch(ok(tapAll([1, 1], 2, 10)).taps)!;
+    const more = ok(tapAll([-1, -1, -1], 4, 10, first.taps));
+    expect(takeBatch(more.taps)).toBeNull();
+    expect(takeBatch(more.taps, true)).toEqual({ taps: { waiting: 0, sending: -1 }, change: { kind: 'consume', quantity: 3 } });
+    expect(takeBatch(noTaps, true)).toBeNull();
+  });
+
   it('counts a transfer on its way against the garage', () => {
     const sent = takeBatch(ok(tapAll([1, 1, 1], 0, 4)).taps)!.taps;
     expect(addTap(sent, 1, 3, 4)).toEqual({ waiting: 1, sending: 3 });

@@ -4,7 +4,7 @@
  * server as one change when they pause — the net of plus (a transfer of n from the unit's garage)
  * and minus (n used) — and taps that arrive while a change is on its way wait for the next one.
  * When the server answers, the number shown becomes its quantity plus the taps still waiting; a
- * refusal takes the refused taps back.
+ * refusal takes the refused taps back. Taps waiting when the page is left are sent at once.
  */
 
 /** How long taps must pause before they are sent, in milliseconds. */
@@ -38,13 +38,14 @@ export function addTap(taps: Taps, step: 1 | -1, shown: number, garageQuantity: 
 }
 
 /**
- * The next change to send: the waiting taps, when nothing is on its way and they do not cancel
- * out; `taps` then has them as sending. Null when there is nothing to send now.
+ * The next change to send: the waiting taps, when they do not cancel out and nothing is on its way
+ * (or `leaving`: the page is being left, so they go at once, beside a change on its way, whose
+ * answer will not be shown); `taps` then has them as sending. Null when there is nothing to send now.
  */
-export function takeBatch(taps: Taps): { taps: Taps; change: TapChange } | null {
-  if (taps.sending !== 0 || taps.waiting === 0) return null;
+export function takeBatch(taps: Taps, leaving = false): { taps: Taps; change: TapChange } | null {
+  if ((taps.sending !== 0 && !leaving) || taps.waiting === 0) return null;
   const change: TapChange = taps.waiting > 0 ? { kind: 'transfer', quantity: taps.waiting } : { kind: 'consume', quantity: -taps.waiting };
-  return { taps: { waiting: 0, sending: taps.waiting }, change };
+  return { taps: { waiting: 0, sending: taps.sending + taps.waiting }, change };
 }
 
 /**

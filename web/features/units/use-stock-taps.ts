@@ -2,7 +2,7 @@
  * The minus and plus of one stock row of Unit detail (docs/product.md "Screens: Unit detail"), by
  * the rules of stock-taps.ts: every tap changes the number at once, taps go to the server together
  * when they pause (a transfer of n from the garage, or n used), and the number settles on the
- * server's answer. Taps waiting when the page closes are sent then.
+ * server's answer. Taps waiting when the screen or the page is left are sent then.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -44,18 +44,19 @@ export function useStockTaps(unit: Unit, row: UnitStockRow, garageQuantity: numb
     [queryClient, unitId, itemId],
   );
 
-  const send = useCallback(() => {
-    const batch = takeBatch(taps.current);
+  /** Sends the waiting taps; `leaving`: the page is being left, so at once and past its end. */
+  const send = useCallback((leaving = false) => {
+    const batch = takeBatch(taps.current, leaving);
     if (!batch) return;
     taps.current = batch.taps;
     const { unit: u, row: r, transfer: move, consume: use } = current.current;
-    const variables = { unitId: u.id, itemId: r.item_id, quantity: batch.change.quantity, itemName: r.item_name };
+    const variables = { unitId: u.id, itemId: r.item_id, quantity: batch.change.quantity, itemName: r.item_name, keepalive: leaving };
     const request = batch.change.kind === 'transfer' ? move({ ...variables, garageName: u.garage?.name ?? 'the garage' }) : use(variables);
     const finish = (answered: number | null) => {
       const next = settle(taps.current, shown(), answered);
       taps.current = next.taps;
       show(next.shown);
-      if (next.taps.waiting !== 0) timer.current = setTimeout(send, TAP_PAUSE_MS);
+      if (next.taps.waiting !== 0) timer.current = setTimeout(() => send(), TAP_PAUSE_MS);
       else setBusy(false);
     };
     // The mutations report failures themselves.
@@ -80,19 +81,29 @@ export function useStockTaps(unit: Unit, row: UnitStockRow, garageQuantity: numb
       show(before + step);
       setBusy(true);
       clearTimeout(timer.current);
-      if (taps.current.sending === 0) timer.current = setTimeout(send, TAP_PAUSE_MS);
+      if (taps.current.sending === 0) timer.current = setTimeout(() => send(), TAP_PAUSE_MS);
     },
     [queryClient, unitId, shown, show, send],
   );
 
-  // Taps still waiting when the page closes are sent at once.
-  useEffect(
-    () => () => {
+  // Taps still waiting when the screen or the page is left are sent at once: leaving the screen
+  // unmounts the row; a phone locked, another app or tab, or a page load hides the page first.
+  useEffect(() => {
+    const leave = () => {
       clearTimeout(timer.current);
-      send();
-    },
-    [send],
-  );
+      send(true);
+    };
+    const onVisibility = () => {
+      if (document.visibilityState === 'hidden') leave();
+    };
+    window.addEventListener('pagehide', leave);
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      window.removeEventListener('pagehide', leave);
+      document.removeEventListener('visibilitychange', onVisibility);
+      leave();
+    };
+  }, [send]);
 
   return { tap, busy };
 }

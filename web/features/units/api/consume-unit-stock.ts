@@ -14,14 +14,17 @@ export interface ConsumeUnitStockVariables {
   quantity: number;
   /** For the toast: '2 Bath Towel used'. */
   itemName: string;
+  /** The page is being left: the request must outlive it. */
+  keepalive?: boolean;
 }
 
 /** Uses the stock. @throws ApiError, 404 when the unit has no such row */
-export function consumeUnitStock({ unitId, itemId, quantity }: ConsumeUnitStockVariables): Promise<StockMoveResult> {
+export function consumeUnitStock({ unitId, itemId, quantity, keepalive }: ConsumeUnitStockVariables): Promise<StockMoveResult> {
   return apiFetch(`/api/units/${encodeURIComponent(unitId)}/inventory/${encodeURIComponent(itemId)}/consume`, {
     method: 'POST',
     body: { quantity },
     schema: stockMoveResult,
+    keepalive,
   });
 }
 

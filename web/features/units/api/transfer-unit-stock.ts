@@ -20,14 +20,17 @@ export interface TransferUnitStockVariables {
   /** For the toast: '3 Bath Towel moved from Main Storage'. */
   itemName: string;
   garageName: string;
+  /** The page is being left: the request must outlive it. */
+  keepalive?: boolean;
 }
 
 /** Moves the stock. @throws ApiError, 404; CONFLICT when the garage holds less or the unit has none */
-export function transferUnitStock({ unitId, itemId, quantity }: TransferUnitStockVariables): Promise<StockMoveResult> {
+export function transferUnitStock({ unitId, itemId, quantity, keepalive }: TransferUnitStockVariables): Promise<StockMoveResult> {
   return apiFetch(`/api/units/${encodeURIComponent(unitId)}/inventory/${encodeURIComponent(itemId)}/transfer`, {
     method: 'POST',
     body: { quantity },
     schema: stockMoveResult,
+    keepalive,
   });
 }
 
