@@ -1,7 +1,8 @@
 /**
  * The storage room on a phone (390 × 844): restock by quantity, quick taps on plus and minus that
  * add up to one request each, Undo in the toast, a stock row that holds stock asking before it is
- * removed, and a garage that holds stock and a property refused with what it holds
+ * removed, Add Manually from the garage, and a garage that holds stock and a property refused with
+ * what it holds
  * (docs/product.md "Screens: Unit detail", "Screens: Garages"). Then, on the demo data, how many
  * taps and seconds it takes to restock two items of a property from the dashboard's first alert.
  */
@@ -99,6 +100,27 @@ test('restock by quantity, quick taps, undo, a remove that asks, and a garage de
     await ask.getByRole('button', { name: 'Cancel' }).click();
     await expect(count).toHaveText('4');
 
+    // Add Manually from the garage, of an item the property does not hold yet: a transfer.
+    const soap = await page.request.post(`${url}/api/items`, { data: { name: 'Hand Soap', category: 'Bath', minimum_threshold: 1 } });
+    expect(soap.ok()).toBe(true);
+    const soapId = ((await soap.json()) as { id: string }).id;
+    const stocked = await page.request.put(`${url}/api/garages/${main!.id}/inventory`, {
+      data: { inventory: [{ item_id: towel!.id, quantity: 14 }, { item_id: soapId, quantity: 5 }] },
+    });
+    expect(stocked.ok()).toBe(true);
+    await page.reload();
+    await page.getByRole('button', { name: 'Add Manually' }).click();
+    const add = page.getByRole('dialog', { name: 'Add Manually' });
+    await expect(add.getByLabel('From Main Storage')).toBeChecked();
+    await add.getByLabel('Select Item').selectOption({ label: 'Hand Soap' });
+    await expect(add.getByTestId('garage-holds')).toHaveText('Main Storage has 5');
+    await add.getByLabel('Quantity').fill('2');
+    await add.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect(page.getByText('2 Hand Soap moved from Main Storage')).toBeVisible();
+    const soapRow = page.getByTestId('unit-stock-row').filter({ hasText: 'Hand Soap' });
+    await expect(soapRow.getByRole('group', { name: 'Stock of Hand Soap' })).toHaveText('2');
+    await expect(soapRow).toContainText('3 in garage');
+
     // A garage that holds stock and a property is not deleted; the dialog says what it holds.
     const annex = await page.request.post(`${url}/api/garages`, { data: { name: 'Annex', address: '5 Side Street', inventory: [] } });
     expect(annex.ok()).toBe(true);
@@ -106,7 +128,7 @@ test('restock by quantity, quick taps, undo, a remove that asks, and a garage de
     await page.getByRole('button', { name: 'Delete Main Storage' }).click();
     const confirm = page.getByRole('dialog', { name: 'Confirm Delete' });
     await confirm.getByRole('button', { name: 'Delete' }).click();
-    await expect(confirm.getByRole('alert')).toHaveText('Main Storage still holds 1 stock row and 1 property: move or remove them first');
+    await expect(confirm.getByRole('alert')).toHaveText('Main Storage still holds 2 stock rows and 1 property: move or remove them first');
     await confirm.getByRole('button', { name: 'OK' }).click();
     await expect(page.getByTestId('garage-card').filter({ hasText: 'Main Storage' })).toContainText('14');
   } finally {
