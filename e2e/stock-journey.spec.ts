@@ -1,7 +1,7 @@
 /**
  * The stock journey in Chromium against the real server: after setup, add an item, a garage
  * with stock and a unit with stock; plus and minus on the unit page move the garage's stock with
- * it; the dashboard shows the alerts and activity those actions caused. Then the demo data
+ * it (two quick minus taps are one use of 2); the dashboard shows the alerts and activity those actions caused. Then the demo data
  * (`npm run seed:demo`) gives the demo operator a full dashboard.
  */
 import { execFile } from 'node:child_process';
@@ -63,7 +63,7 @@ test('items, storage, a property, plus and minus, and the dashboard', async ({ p
     await expect(page.getByText('Unit and inventory added successfully')).toBeVisible();
     await expect(page).toHaveURL(`${url}/units`);
 
-    // Unit page: plus moves one soap from the Annex, minus uses one.
+    // Unit page: plus moves one soap from the Annex; two quick minus taps use two, in one change.
     await page.getByTestId('unit-card').filter({ hasText: 'Lake Cabin' }).getByRole('link', { name: 'View Details' }).click();
     const soap = page.getByTestId('unit-stock-row').filter({ hasText: 'Hand Soap' });
     await expect(soap).toContainText('2');
@@ -83,7 +83,7 @@ test('items, storage, a property, plus and minus, and the dashboard', async ({ p
     await expect(page.getByTestId('stat-total-items')).toHaveText('2');
     await expect(page.getByTestId('unit-alerts')).toContainText('Hand Soap is low in Lake Cabin');
     const activity = page.getByTestId('recent-activity');
-    await expect(activity).toContainText('Hand Soap changed by -1 in Lake Cabin');
+    await expect(activity).toContainText('Hand Soap changed by -2 in Lake Cabin');
     await expect(activity).toContainText('Hand Soap changed by +1 in Lake Cabin');
     await expect(activity).toContainText('Hand Soap changed by -1 in Annex');
   } finally {

@@ -63,6 +63,7 @@ const reviewed: Record<string, RouteAccess> = {
   'POST /api/units/:id/inventory/:itemId/transfer': member,
   'POST /api/units/:id/restock-to-minimum': member,
   'DELETE /api/units/:id/inventory/:itemId': member,
+  'POST /api/units/:id/movements/reverse': member,
   'GET /api/reports/costs': { ...member, feature: 'cost_reports' },
   'GET /api/reports/status': { ...member, feature: 'cost_reports' },
   'POST /api/reports/assistant': { ...member, feature: 'ai_reports' },

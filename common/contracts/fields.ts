@@ -52,19 +52,27 @@ export const requiredText = (label: string, requiredMessage: string) =>
     .max(MAX_TEXT_LENGTH, `${label} must be at most ${MAX_TEXT_LENGTH} characters`)
     .refine((s) => !CONTROL_OR_BROKEN.test(s), `${label} must not contain control characters`);
 
-/** A whole number from 0 to {@link MAX_QUANTITY} (quantities, thresholds). */
-export const nonNegativeInt = z
-  .number()
-  .int('Must be a whole number')
-  .min(0, 'Must be 0 or more')
-  .max(MAX_QUANTITY, `Must be at most ${grouped(MAX_QUANTITY)}`);
+/**
+ * A whole number from `min` to {@link MAX_QUANTITY} (quantities, thresholds); `label` names the
+ * field in the messages ("Quantity must be a whole number", "Quantity must be at least 1").
+ */
+export const wholeNumber = (label: string, min = 0) =>
+  z
+    .number(`${label} must be a number`)
+    .int(`${label} must be a whole number`)
+    .min(min, min === 0 ? `${label} must be 0 or more` : `${label} must be at least ${min}`)
+    .max(MAX_QUANTITY, `${label} must be at most ${grouped(MAX_QUANTITY)}`);
 
-/** Dollars from 0 to {@link MAX_UNIT_COST}, at most 2 decimals (e.g. 12.5). */
-export const moneyInput = z
-  .number()
-  .min(0, 'Must be 0 or more')
-  .max(MAX_UNIT_COST, `Must be at most $${grouped(MAX_UNIT_COST)}`)
-  .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, 'At most 2 decimals');
+/**
+ * Dollars from 0 to {@link MAX_UNIT_COST}, at most 2 decimals (e.g. 12.5); `label` names the field
+ * in the messages ("Count cost can have at most 2 decimals").
+ */
+export const money = (label: string) =>
+  z
+    .number(`${label} must be a number`)
+    .min(0, `${label} must be 0 or more`)
+    .max(MAX_UNIT_COST, `${label} must be at most $${grouped(MAX_UNIT_COST)}`)
+    .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, `${label} can have at most 2 decimals`);
 
 /**
  * A real calendar day 'YYYY-MM-DD' (2024-02-29 yes, 2023-02-29 and 2024-02-30 no); `label`

@@ -5,7 +5,7 @@
  * Money is dollars (numbers rounded to cents); quantities are whole numbers >= 0.
  */
 import { z } from 'zod';
-import { grouped, MAX_QUANTITY, moneyInput, nonNegativeInt, requiredText } from './fields';
+import { grouped, money, requiredText, wholeNumber } from './fields';
 
 export const stockStatuses = ['sufficient', 'low', 'critical'] as const;
 export type StockStatus = (typeof stockStatuses)[number];
@@ -37,25 +37,45 @@ export const item = z.object({
 });
 export type Item = z.infer<typeof item>;
 
+/**
+ * The refusal of an item name the company already uses, compared without regard to case
+ * (docs/product.md "Validation rules"): 'An item named Bath Towel already exists'.
+ */
+export const itemNameTaken = (name: string): string => `An item named ${name} already exists`;
+
+/** The first name of `names` that an earlier one already uses, compared without regard to case. */
+export function repeatedItemName(names: readonly string[]): string | undefined {
+  const seen = new Set<string>();
+  for (const name of names) {
+    const key = name.toLowerCase();
+    if (seen.has(key)) return name;
+    seen.add(key);
+  }
+  return undefined;
+}
+
 /** POST /api/items, PATCH /api/items/:id. */
 export const itemBody = z.object({
   name: requiredText('Name', 'Please fill out all fields'),
   category: requiredText('Category', 'Please fill out all fields'),
-  minimum_threshold: nonNegativeInt.default(0),
-  count_cost: moneyInput.default(0),
+  minimum_threshold: wholeNumber('Minimum threshold').default(0),
+  count_cost: money('Count cost').default(0),
 });
 export type ItemBody = z.infer<typeof itemBody>;
 
 // ---- Stock rows ----------------------------------------------------------------------------
 
 /** One requested stock line: item and whole quantity >= 0. */
-export const stockLine = z.object({ item_id: z.uuid('Please select an item'), quantity: nonNegativeInt });
+export const stockLine = z.object({ item_id: z.uuid('Please select an item'), quantity: wholeNumber('Quantity') });
 export type StockLine = z.infer<typeof stockLine>;
+
+/** Most stock lines one request may carry. */
+export const MAX_STOCK_LINES = 1000;
 
 /** Stock lines naming each item at most once. */
 export const stockLines = z
   .array(stockLine)
-  .max(1000)
+  .max(MAX_STOCK_LINES, `At most ${grouped(MAX_STOCK_LINES)} stock lines`)
   .refine((lines) => new Set(lines.map((l) => l.item_id)).size === lines.length, 'Each item can appear only once');
 
 export const garageStockRow = z.object({
@@ -134,16 +154,12 @@ export type CreateUnitBody = z.infer<typeof createUnitBody>;
 export const updateUnitBody = z.object({
   name: requiredText('Name', 'Please provide unit name and address'),
   address: requiredText('Address', 'Please provide unit name and address'),
-  garage_id: z.uuid().nullable(),
+  garage_id: z.uuid('Please select a garage').nullable(),
 });
 export type UpdateUnitBody = z.infer<typeof updateUnitBody>;
 
-/** A quantity one request adds or moves: a whole number from 1 to {@link MAX_QUANTITY}. */
-const requestedQuantity = z
-  .number()
-  .int('Quantity must be a whole number')
-  .min(1, 'Quantity must be at least 1')
-  .max(MAX_QUANTITY, `Quantity must be at most ${grouped(MAX_QUANTITY)}`);
+/** A quantity one request adds or moves: a whole number from 1 to 1,000,000. */
+export const requestedQuantity = wholeNumber('Quantity', 1);
 
 /** POST /api/units/:id/inventory — "Add Manually": adds `quantity` (>= 1) of an item to the unit. */
 export const addUnitStockBody = z.object({
@@ -154,10 +170,18 @@ export type AddUnitStockBody = z.infer<typeof addUnitStockBody>;
 
 /**
  * POST /api/units/:id/inventory/:itemId/transfer — restock by quantity: moves `quantity` (>= 1)
- * from the unit's garage in one transfer (docs/product.md "Stock movements and statuses").
+ * from the unit's garage in one transfer (docs/product.md "Stock movements and statuses"); also
+ * "Add Manually" from the garage, which opens the unit's stock row of the item when it has none.
  */
 export const transferUnitStockBody = z.object({ quantity: requestedQuantity });
 export type TransferUnitStockBody = z.infer<typeof transferUnitStockBody>;
+
+/**
+ * POST /api/units/:id/inventory/:itemId/consume — the minus button: `quantity` used up at the unit
+ * (1 when the body is left out; quick taps are sent together), never below 0.
+ */
+export const consumeUnitStockBody = z.object({ quantity: requestedQuantity.default(1) });
+export type ConsumeUnitStockBody = z.infer<typeof consumeUnitStockBody>;
 
 /**
  * POST /api/units/:id/restock-to-minimum — "Restock to minimum" for the whole unit, or for the
@@ -170,13 +194,20 @@ export type RestockToMinimumBody = z.infer<typeof restockToMinimumBody>;
  * Answer of "Restock to minimum": what moved from the garage to each row that was below its
  * item's minimum threshold, and what the garage could not cover (`missing` pieces), by item name.
  */
+/**
+ * The ledger rows a stock change wrote at the unit (`inventory_logs` ids), which
+ * POST /api/units/:id/movements/reverse takes to undo it; empty when nothing changed.
+ */
+const movementIds = z.array(z.string());
+
 export const restockToMinimumResult = z.object({
   moved: z.array(z.object({ item_id: z.string(), item_name: z.string(), quantity: z.number().int() })),
   short: z.array(z.object({ item_id: z.string(), item_name: z.string(), missing: z.number().int() })),
+  movement_ids: movementIds,
 });
 export type RestockToMinimumResult = z.infer<typeof restockToMinimumResult>;
 
-/** Answer of the plus and minus buttons: the new quantities. */
+/** Answer of the plus button: the new quantities. */
 export const stockChangeResult = z.object({
   unit_quantity: z.number().int(),
   /** The unit's garage stock of the item after a restock transfer; null for other changes. */
@@ -184,3 +215,27 @@ export const stockChangeResult = z.object({
   status: z.enum(stockStatuses),
 });
 export type StockChangeResult = z.infer<typeof stockChangeResult>;
+
+/** Answer of minus, restock by quantity and Add Manually: the new quantities and how to undo the change. */
+export const stockMoveResult = stockChangeResult.extend({ movement_ids: movementIds });
+export type StockMoveResult = z.infer<typeof stockMoveResult>;
+
+/** Answer of removing a stock row: how to undo it (empty when the row held nothing). */
+export const stockRowRemoval = z.object({ movement_ids: movementIds });
+export type StockRowRemoval = z.infer<typeof stockRowRemoval>;
+
+/** Most stock changes one undo may reverse (a restock to minimum reverses one per item). */
+export const MAX_REVERSED_MOVEMENTS = 1000;
+
+/**
+ * POST /api/units/:id/movements/reverse — Undo: writes the reverse of each of these stock changes
+ * of the unit, all or none (docs/product.md "Stock movements and statuses", decision 024).
+ */
+export const reverseMovementsBody = z.object({
+  movement_ids: z
+    .array(z.uuid('Each movement must be a stock change id'))
+    .min(1, 'Name at least one stock change to undo')
+    .max(MAX_REVERSED_MOVEMENTS, `At most ${grouped(MAX_REVERSED_MOVEMENTS)} stock changes at once`)
+    .refine((ids) => new Set(ids).size === ids.length, 'Each stock change can be undone only once'),
+});
+export type ReverseMovementsBody = z.infer<typeof reverseMovementsBody>;

@@ -63,7 +63,7 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
 
   // Every route that takes an id in its path, called by tenant A with ids of tenant B's rows.
   // A new id route without an entry here fails the test.
-  type Ids = { unit: string; garage: string; item: string };
+  type Ids = { unit: string; garage: string; item: string; movement: string };
   const probes: Record<string, (b: Ids) => unknown> = {
     'PATCH /api/items/:id': () => ({ name: 'Stolen', category: 'X' }),
     'DELETE /api/items/:id': () => undefined,
@@ -79,6 +79,7 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
     'POST /api/units/:id/inventory/:itemId/transfer': () => ({ quantity: 1 }),
     'POST /api/units/:id/restock-to-minimum': (b) => ({ item_id: b.item }),
     'DELETE /api/units/:id/inventory/:itemId': () => undefined,
+    'POST /api/units/:id/movements/reverse': (b) => ({ movement_ids: [b.movement] }),
   };
 
   it('answers 404 on every route with an id in its path for another tenant ids, and changes nothing', async () => {
@@ -86,7 +87,9 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
     expect(idRoutes.filter((r) => !(r in probes))).toEqual([]);
     const one = async (table: string) =>
       (await queryRows<{ id: string }>(t.database.db, sql`select id from ${sql.raw(table)} where tenant_id = ${tenantB} limit 1`))[0]!.id;
-    const b: Ids = { unit: await one('units'), garage: await one('garages'), item: await one('items') };
+    // A use at B's unit, which B itself could undo.
+    const [use] = await queryRows<{ id: string }>(t.database.db, sql`select id from inventory_logs where tenant_id = ${tenantB} and type = 'consumption' limit 1`);
+    const b: Ids = { unit: await one('units'), garage: await one('garages'), item: await one('items'), movement: use!.id };
     const before = await queryRows(t.database.db, sql`select count(*)::int as logs, sum(quantity_change)::int as total from inventory_logs`);
     for (const route of idRoutes) {
       const [method, pattern] = route.split(' ') as ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string];

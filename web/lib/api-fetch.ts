@@ -17,6 +17,8 @@ export interface ApiFetchOptions<T> {
    * classic or functional (`zod/mini`) API: the dashboard's first answers use the latter (decision 016).
    */
   schema?: core.$ZodType<T>;
+  /** Lets the request outlive the page, e.g. stock taps sent as the page is left. */
+  keepalive?: boolean;
 }
 
 function isErrorCode(value: unknown): value is ErrorCode {
@@ -49,7 +51,7 @@ async function readJson(response: Response): Promise<unknown> {
  * @throws ApiError for any failure, with status 0 and code NETWORK_ERROR when no answer arrived.
  */
 export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptions<T> = {}): Promise<T> {
-  const { method = 'GET', body, signal, schema } = options;
+  const { method = 'GET', body, signal, schema, keepalive } = options;
   let response: Response;
   try {
     // On the screen the page opened on, index.html may have sent this GET already.
@@ -62,6 +64,7 @@ export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptio
         headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
         signal,
+        keepalive,
       }));
   } catch (cause) {
     // An aborted request is not a network failure; let the caller (TanStack Query) see it as is.

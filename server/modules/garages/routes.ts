@@ -79,8 +79,8 @@ export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): P
       schema: {
         tags,
         operationId: 'deleteGarage',
-        summary: 'Delete a garage, counting its stock down to 0 (admins)',
-        'x-errors': [...gated, 'FORBIDDEN', 'LAST_RECORD'],
+        summary: 'Delete a garage that holds no stock and no property (admins)',
+        'x-errors': [...gated, 'FORBIDDEN', 'LAST_RECORD', 'CONFLICT'],
         params: idParam,
         response: { 204: noContent },
       },

@@ -1,8 +1,8 @@
 /**
  * Garages — storage locations (docs/product.md "Screens: Garages", "States and transitions" garage
  * creation, "Stock movements and statuses"). Creating a garage with stock writes `initial`
- * movements; "Save Inventory" is a stocktake whose changes are `count` movements; deleting a garage
- * first counts its stock down to 0 and unassigns its units, all in one transaction.
+ * movements; "Save Inventory" is a stocktake whose changes are `count` movements; a garage is
+ * deleted only once it holds no stock and no property.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type {
@@ -12,14 +12,14 @@ import type {
   UpdateGarageBody,
 } from '../../../common/contracts/stock';
 import { queryRows, type Db, type Tx } from '../../db/client';
-import { garages, units } from '../../db/schema/stock';
+import { garages } from '../../db/schema/stock';
 import { withTenant } from '../../db/tenant-tx';
-import { notFound } from '../../lib/errors';
+import { AppError, notFound } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/session';
 import { assertItemsExist } from '../items/service';
 import { assertWithinLimit } from '../billing/plans';
 import { assertNotLastRecord } from '../stock/last-record';
-import { removeStockRow, setStock, zeroLocation } from '../stock/ledger';
+import { removeStockRow, setStock } from '../stock/ledger';
 
 type Row = { id: string; name: string; address: string; inventory: Garage['inventory'] | null };
 
@@ -42,15 +42,16 @@ async function readGarages(tx: Tx, tenantId: string, id?: string): Promise<Garag
 /**
  * Locks the garage, the first step of the lock order (docs/decisions/009-ledger-lock-order.md):
  * `update` to delete it, `no key update` to count its stock (stocktakes of one garage take turns;
- * units may still be assigned to it meanwhile). @throws 404
+ * units may still be assigned to it meanwhile). @returns its name. @throws 404
  */
-async function lockGarage(tx: Tx, tenantId: string, id: string, mode: 'update' | 'no key update'): Promise<void> {
+async function lockGarage(tx: Tx, tenantId: string, id: string, mode: 'update' | 'no key update'): Promise<string> {
   const [found] = await tx
-    .select({ id: garages.id })
+    .select({ name: garages.name })
     .from(garages)
     .where(and(eq(garages.tenantId, tenantId), eq(garages.id, id)))
     .for(mode);
   if (!found) throw notFound('Garage');
+  return found.name;
 }
 
 /** The tenant's garages with their stock. */
@@ -125,25 +126,42 @@ export async function replaceGarageInventory(
 }
 
 /**
- * Deletes a garage (admins): its stock is counted down to 0 in the ledger, its units are left
- * without a garage, then the garage and its stock rows go.
- * @throws 404; LAST_RECORD for the tenant's last garage.
+ * The refusal of a garage delete while the garage still holds stock or properties
+ * (docs/product.md "Screens: Garages"): '{name} still holds 31 stock rows and 8 properties: move or
+ * remove them first', naming only what it holds.
+ */
+export function garageInUseMessage(name: string, stockRows: number, properties: number): string {
+  const held = [
+    ...(stockRows > 0 ? [`${stockRows} stock ${stockRows === 1 ? 'row' : 'rows'}`] : []),
+    ...(properties > 0 ? [`${properties} ${properties === 1 ? 'property' : 'properties'}`] : []),
+  ];
+  return `${name} still holds ${held.join(' and ')}: move or remove them first`;
+}
+
+/**
+ * Deletes a garage (admins) that holds nothing: no stock row above 0 and no property assigned to
+ * it, so nothing is lost by one tap (docs/product.md "Screens: Garages"); its empty stock rows go
+ * with it.
+ * @throws 404; LAST_RECORD for the tenant's last garage; CONFLICT (garageInUseMessage) while it
+ *   holds stock or properties.
  */
 export async function deleteGarage(db: Db, who: TenantIdentity, id: string): Promise<void> {
   await withTenant(db, who.tenantId, async (tx) => {
-    await lockGarage(tx, who.tenantId, id, 'update');
+    // FOR UPDATE: no unit can be assigned to it (that takes the garage FOR KEY SHARE) and its
+    // stock cannot be counted (FOR NO KEY UPDATE) until this ends.
+    const name = await lockGarage(tx, who.tenantId, id, 'update');
     await assertNotLastRecord(tx, who.tenantId, 'garages');
-    // Its units before its stock rows (the lock order): a plus press holds a unit's stock row
-    // while it takes from this garage's rows.
-    await tx.execute(
-      sql`select id from units where tenant_id = ${who.tenantId} and garage_id = ${id} order by id for update`,
+    // Its stock rows, empty ones too, locked in key order before the delete removes them.
+    const rows = await queryRows<{ quantity: number }>(
+      tx,
+      sql`select quantity from garage_inventory where tenant_id = ${who.tenantId} and garage_id = ${id} order by item_id for update`,
     );
-    await zeroLocation(tx, { kind: 'garage', id }, { tenantId: who.tenantId, userId: who.userId, note: 'Garage deleted' });
-    await tx
-      .update(units)
-      .set({ garageId: null })
-      .where(and(eq(units.tenantId, who.tenantId), eq(units.garageId, id)));
+    const [assigned] = await queryRows<{ n: number }>(
+      tx,
+      sql`select count(*)::int as n from units where tenant_id = ${who.tenantId} and garage_id = ${id}`,
+    );
+    const stocked = rows.filter((r) => Number(r.quantity) > 0).length;
+    if (stocked > 0 || assigned!.n > 0) throw new AppError('CONFLICT', garageInUseMessage(name, stocked, assigned!.n));
     await tx.delete(garages).where(and(eq(garages.tenantId, who.tenantId), eq(garages.id, id)));
   });
 }
-

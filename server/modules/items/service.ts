@@ -5,7 +5,7 @@
  * ledger.
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
-import type { Item, ItemBody } from '../../../common/contracts/stock';
+import { itemNameTaken, type Item, type ItemBody } from '../../../common/contracts/stock';
 import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
 import { items } from '../../db/schema/stock';
 import { withTenant } from '../../db/tenant-tx';
@@ -43,16 +43,37 @@ export async function listItems(db: Db, who: TenantIdentity): Promise<Item[]> {
   return rows.map(toItem);
 }
 
-/** Creates an item (admins) within the plan's item limit. @throws LIMIT_REACHED */
+/**
+ * Refuses `name` when another item of the tenant (not `exceptId`) has it, compared without regard
+ * to case (docs/product.md "Validation rules"). Creates and renames of one tenant's items take
+ * turns on a transaction-level advisory lock, so two cannot both pass with the same name; it
+ * locks no row, so it adds nothing to the stock lock order (docs/decisions/009-ledger-lock-order.md).
+ * @throws AppError CONFLICT 'An item named {name} already exists'
+ */
+async function assertNameFree(tx: Tx, tenantId: string, name: string, exceptId?: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${tenantId}:item-names`}, 0))`);
+  const [taken] = await queryRows<{ name: string }>(
+    tx,
+    sql`select name from items where tenant_id = ${tenantId} and lower(name) = lower(${name})
+        ${exceptId ? sql`and id <> ${exceptId}` : sql``} limit 1`,
+  );
+  if (taken) throw new AppError('CONFLICT', itemNameTaken(taken.name));
+}
+
+/** Creates an item (admins) within the plan's item limit. @throws LIMIT_REACHED; CONFLICT for a name in use */
 export async function createItem(db: Db, who: TenantIdentity, body: ItemBody, now: Date): Promise<Item> {
   const [row] = await withTenant(db, who.tenantId, async (tx) => {
     await assertWithinLimit(tx, who.tenantId, 'items', 1, now);
+    await assertNameFree(tx, who.tenantId, body.name);
     return tx.insert(items).values({ tenantId: who.tenantId, ...values(body) }).returning(columns);
   });
   return toItem(row!);
 }
 
-/** Updates an item (admins). Later ledger rows cost at the new count_cost; earlier ones keep theirs. @throws 404 */
+/**
+ * Updates an item (admins). Later ledger rows cost at the new count_cost; earlier ones keep theirs.
+ * @throws 404; CONFLICT for a name another item has
+ */
 export async function updateItem(db: Db, who: TenantIdentity, id: string, body: ItemBody): Promise<Item> {
   const [row] = await withTenant(db, who.tenantId, async (tx) => {
     const [current] = await tx
@@ -60,6 +81,7 @@ export async function updateItem(db: Db, who: TenantIdentity, id: string, body: 
       .from(items)
       .where(and(eq(items.tenantId, who.tenantId), eq(items.id, id)));
     if (!current) throw notFound('Item');
+    await assertNameFree(tx, who.tenantId, body.name, id);
     // A new threshold is carried to every stock row of the item by ON UPDATE CASCADE: take those
     // rows in the lock order first, as the stock writes do.
     if (current.threshold !== body.minimum_threshold) await lockItemStockRows(tx, who.tenantId, id);

@@ -58,6 +58,14 @@ describe.each(backends)('onboarding on %s', (backend) => {
     expect(res.json().error.issues.map((i: { path: unknown[] }) => i.path.join('.'))).toEqual(
       expect.arrayContaining(['items.1.name', 'items.1.minimum_threshold', 'items.1.count_cost']),
     );
+    const twice = await api(t, cookie, 'POST', '/api/onboarding/items', {
+      items: [
+        { name: 'Bath Towel', category: 'Linen' },
+        { name: 'bath towel', category: 'Linen' },
+      ],
+    });
+    expect(twice.statusCode).toBe(400);
+    expect(twice.json().error.message).toBe('An item named bath towel already exists');
     expect((await api(t, cookie, 'GET', '/api/dashboard')).json().stats.total_items).toBe(0);
   });
 

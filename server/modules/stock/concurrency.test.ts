@@ -1,6 +1,7 @@
 /**
  * The ledger under concurrency, on PostgreSQL (PGlite has one connection, so nothing there runs
- * at the same time): many people changing the same stock rows at once through the API. After
+ * at the same time): many people changing the same stock rows at once through the API, undoing
+ * some of their changes as they go. After
  * every round, every stock row's quantity equals the sum of its ledger rows, a location's
  * deleted rows leave ledger rows that sum to 0, every answered 2xx wrote exactly its own ledger
  * rows, every other answer wrote none, and no answer is a 5xx
@@ -69,7 +70,8 @@ interface Sent {
 
 type Op =
   | { kind: 'plus' | 'minus' | 'remove'; unitId: string; itemId: string }
-  | { kind: 'add'; unitId: string; itemId: string; quantity: number }
+  | { kind: 'add' | 'transfer' | 'use'; unitId: string; itemId: string; quantity: number }
+  | { kind: 'undo'; unitId: string; movementIds: string[]; of: Op }
   | { kind: 'count'; garageId: string; lines: { item_id: string; quantity: number }[] }
   | { kind: 'deleteUnit'; unitId: string }
   | { kind: 'threshold'; itemId: string; threshold: number };
@@ -110,6 +112,40 @@ function auditWorker(sent: Sent[], rows: LedgerRow[], garageId: string): string[
         const valid = mine.length === 1 && ['initial', 'external_addition'].includes(mine[0]!.type) && mine[0]!.unit_id === op.unitId &&
           mine[0]!.item_id === op.itemId && mine[0]!.quantity_change === op.quantity;
         if (!valid) problems.push(`${where} wrote ${JSON.stringify(mine)}`);
+        break;
+      }
+      case 'transfer': {
+        const unit = mine.filter((r) => r.type === 'restock' && r.unit_id === op.unitId && r.item_id === op.itemId && r.quantity_change === op.quantity);
+        const garage = mine.filter((r) => r.type === 'restock' && r.garage_id === garageId && r.item_id === op.itemId && r.quantity_change === -op.quantity);
+        if (mine.length !== 2 || unit.length !== 1 || garage.length !== 1 || unit[0]!.transfer_id !== garage[0]!.transfer_id) {
+          problems.push(`${where} wrote ${JSON.stringify(mine)}`);
+        }
+        break;
+      }
+      case 'use': {
+        const valid = mine.every(
+          (r) => r.type === 'consumption' && r.unit_id === op.unitId && r.item_id === op.itemId && r.quantity_change < 0 && r.quantity_change >= -op.quantity,
+        );
+        if (mine.length > 1 || !valid || (mine.length === 0) !== ((s.body!.movement_ids as string[]).length === 0)) {
+          problems.push(`${where} wrote ${JSON.stringify(mine)}`);
+        }
+        break;
+      }
+      case 'undo': {
+        const of = op.of;
+        const unitRows = mine.filter((r) => r.unit_id === op.unitId);
+        let valid: boolean;
+        if (of.kind === 'transfer') {
+          const garage = mine.filter((r) => r.garage_id === garageId && r.quantity_change === of.quantity);
+          valid = mine.length === 2 && garage.length === 1 && unitRows.length === 1 && unitRows[0]!.quantity_change === -of.quantity &&
+            mine.every((r) => r.type === 'restock' && r.transfer_id === garage[0]!.transfer_id);
+        } else if (of.kind === 'add') {
+          valid = mine.length === 1 && unitRows.length === 1 && unitRows[0]!.quantity_change === -of.quantity && ['initial', 'external_addition'].includes(unitRows[0]!.type);
+        } else {
+          const type = of.kind === 'remove' ? 'count' : 'consumption';
+          valid = mine.length === 1 && unitRows.length === 1 && unitRows[0]!.quantity_change > 0 && unitRows[0]!.type === type;
+        }
+        if (!valid) problems.push(`${where} of ${of.kind} wrote ${JSON.stringify(mine)}`);
         break;
       }
       case 'remove': {
@@ -167,6 +203,12 @@ describe.skipIf(!backends.includes('postgres'))('the ledger under concurrent wri
           return api(t, cookie, 'DELETE', `/api/units/${op.unitId}/inventory/${op.itemId}`);
         case 'add':
           return api(t, cookie, 'POST', `/api/units/${op.unitId}/inventory`, { item_id: op.itemId, quantity: op.quantity });
+        case 'transfer':
+          return api(t, cookie, 'POST', `/api/units/${op.unitId}/inventory/${op.itemId}/transfer`, { quantity: op.quantity });
+        case 'use':
+          return api(t, cookie, 'POST', `/api/units/${op.unitId}/inventory/${op.itemId}/consume`, { quantity: op.quantity });
+        case 'undo':
+          return api(t, cookie, 'POST', `/api/units/${op.unitId}/movements/reverse`, { movement_ids: op.movementIds });
         case 'count':
           return api(t, cookie, 'PUT', `/api/garages/${op.garageId}/inventory`, { inventory: op.lines });
         case 'deleteUnit':
@@ -215,7 +257,7 @@ describe.skipIf(!backends.includes('postgres'))('the ledger under concurrent wri
     console.log(`remove-row vs plus: 40 rounds, answers ${JSON.stringify(Object.fromEntries(statuses))}, ${accepted} presses applied`);
   }, 120_000);
 
-  it('holds for rounds of random plus, minus, Add Manually, counts, row removals, unit deletions and threshold changes', async () => {
+  it('holds for rounds of random plus, minus, restocks and uses of n, Add Manually, counts, row removals, undos, unit deletions and threshold changes', async () => {
     const WORKERS = 10;
     const OPS_PER_WORKER = 30;
     const ROUNDS = 10;
@@ -233,7 +275,7 @@ describe.skipIf(!backends.includes('postgres'))('the ledger under concurrent wri
     expect(extra.statusCode).toBe(201);
     const steadyUnits = [s.unitId, (extra.json() as { id: string }).id];
 
-    const totals = { operations: 0, byStatus: new Map<number, number>(), problems: [] as string[] };
+    const totals = { operations: 0, byStatus: new Map<number, number>(), undos: new Map<number, number>(), problems: [] as string[] };
     const startedAt = Date.now();
     for (let round = 0; round < ROUNDS; round++) {
       // Small stock, so presses also run the garage dry, and a unit to delete in the middle of it all.
@@ -245,14 +287,22 @@ describe.skipIf(!backends.includes('postgres'))('the ledger under concurrent wri
       const unitPool = [...steadyUnits, (doomed.json() as { id: string }).id];
       const roundStart = Date.now() - 1;
       const pick = <T,>(list: T[]) => list[Math.floor(Math.random() * list.length)]!;
-      const randomOp = (): Op => {
+      const randomOp = (before: Sent | undefined): Op => {
+        // Now and then the worker undoes what it just did, as the toast's Undo does.
+        const ids = before && before.status === 200 ? (before.body?.movement_ids as string[] | undefined) : undefined;
+        if (ids?.length && before!.op.kind !== 'undo' && Math.random() < 0.3) {
+          return { kind: 'undo', unitId: (before!.op as { unitId: string }).unitId, movementIds: ids, of: before!.op };
+        }
         // The round's doomed unit is deleted early on: aim at it less often than at the others.
         const unitId = Math.random() < 0.15 ? unitPool[2]! : pick(steadyUnits);
         const itemId = pick(itemIds);
+        const quantity = 1 + Math.floor(Math.random() * 3);
         const r = Math.random();
-        if (r < 0.35) return { kind: 'plus', unitId, itemId };
-        if (r < 0.6) return { kind: 'minus', unitId, itemId };
-        if (r < 0.75) return { kind: 'add', unitId, itemId, quantity: 1 + Math.floor(Math.random() * 3) };
+        if (r < 0.25) return { kind: 'plus', unitId, itemId };
+        if (r < 0.4) return { kind: 'minus', unitId, itemId };
+        if (r < 0.5) return { kind: 'use', unitId, itemId, quantity };
+        if (r < 0.6) return { kind: 'transfer', unitId, itemId, quantity };
+        if (r < 0.75) return { kind: 'add', unitId, itemId, quantity };
         if (r < 0.83) return { kind: 'remove', unitId, itemId };
         if (r < 0.9) {
           return { kind: 'count', garageId: s.garageId, lines: itemIds.map((id) => ({ item_id: id, quantity: Math.floor(Math.random() * 30) })) };
@@ -264,7 +314,7 @@ describe.skipIf(!backends.includes('postgres'))('the ledger under concurrent wri
         cookies.map(async (cookie) => {
           const mine: Sent[] = [];
           for (let i = 0; i < OPS_PER_WORKER; i++) {
-            mine.push(await call(cookie, randomOp()));
+            mine.push(await call(cookie, randomOp(mine.at(-1))));
             await sleep(2); // keeps one worker's requests apart in time (see the module comment)
           }
           return mine;
@@ -279,7 +329,10 @@ describe.skipIf(!backends.includes('postgres'))('the ledger under concurrent wri
       sent.forEach((mine, w) => {
         const userId = userOf.get(`storm-worker-${w}@example.com`)!;
         totals.problems.push(...auditWorker(mine, rows.filter((r) => r.user_id === userId), s.garageId));
-        for (const x of mine) totals.byStatus.set(x.status, (totals.byStatus.get(x.status) ?? 0) + 1);
+        for (const x of mine) {
+          totals.byStatus.set(x.status, (totals.byStatus.get(x.status) ?? 0) + 1);
+          if (x.op.kind === 'undo') totals.undos.set(x.status, (totals.undos.get(x.status) ?? 0) + 1);
+        }
         totals.operations += mine.length;
       });
       const fivehundreds = sent.flat().filter((x) => x.status >= 500);
@@ -294,7 +347,8 @@ describe.skipIf(!backends.includes('postgres'))('the ledger under concurrent wri
     }
     console.log(
       `concurrent ledger storm: ${totals.operations} operations by ${WORKERS} workers in ${ROUNDS} rounds, ` +
-        `${((Date.now() - startedAt) / 1000).toFixed(1)} s, answers ${JSON.stringify(Object.fromEntries(totals.byStatus))}, ` +
+        `${((Date.now() - startedAt) / 1000).toFixed(1)} s, answers ${JSON.stringify(Object.fromEntries(totals.byStatus))} ` +
+        `(undos ${JSON.stringify(Object.fromEntries(totals.undos))}), ` +
         `5xx 0, ledger drift 0`,
     );
   }, 240_000);

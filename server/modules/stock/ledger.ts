@@ -164,6 +164,26 @@ export async function zeroLocation(tx: Tx, location: Location, meta: MovementMet
 }
 
 /**
+ * The ids of the ledger rows this transaction has written at `location` for `itemIds`: what a
+ * stock change hands back so that it can be undone (docs/decisions/024-undo-by-reverse-movements.md).
+ * The primitives and `transfer_to_units` (migration 0013) do not return the rows they log, so the
+ * rows are found by the transaction that wrote them (`xmin`; tenant transactions open no
+ * savepoints, whose rows would carry a sub-transaction's id). Nothing written: no ids.
+ */
+export async function movementsWrittenAt(tx: Tx, tenantId: string, location: Location, itemIds: string[]): Promise<string[]> {
+  if (itemIds.length === 0) return [];
+  const column = location.kind === 'unit' ? sql.raw('unit_id') : sql.raw('garage_id');
+  const rows = await queryRows<{ id: string }>(
+    tx,
+    sql`select id from inventory_logs
+        where tenant_id = ${tenantId} and ${column} = ${location.id} and item_id = any(${pgArray(itemIds)}::uuid[])
+          and source_type = ${location.kind} and xmin = pg_current_xact_id_if_assigned()::xid
+        order by item_id, id`,
+  );
+  return rows.map((r) => r.id);
+}
+
+/**
  * Locks every stock row of `itemId`, unit rows then garage rows, each in key order: what a change
  * of the item's minimum threshold (carried to its stock rows by the foreign key's ON UPDATE
  * CASCADE) or the item's deletion (ON DELETE CASCADE) would otherwise lock in no particular order

@@ -1,7 +1,8 @@
 /**
  * Restock by quantity and "Restock to minimum" (docs/product.md "Stock movements and statuses"):
- * stock moved from the unit's garage by one transfer, refused whole when the garage is short,
- * and filled up to each item's minimum threshold as far as the garage holds.
+ * stock moved from the unit's garage by one transfer, refused whole when the garage is short (also
+ * for an item the unit does not hold yet, Add Manually from the garage), filled up to each item's
+ * minimum threshold as far as the garage holds; and minus by quantity, floored at 0.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,8 +46,10 @@ describe.each(backends)('restock by quantity and to minimum on %s', (backend) =>
     const towel = s.itemIds['Bath Towel']!;
     const res = await api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${towel}/transfer`, { quantity: 4 });
     expect(res.statusCode).toBe(200);
-    expect(res.json()).toEqual({ unit_quantity: 4, garage_quantity: 6, status: 'sufficient' });
+    expect(res.json()).toEqual({ unit_quantity: 4, garage_quantity: 6, status: 'sufficient', movement_ids: [expect.any(String)] });
     const ledger = await restockLedger(s);
+    const [unitSide] = await queryRows<{ id: string }>(t.database.db, sql`select id from inventory_logs where tenant_id = ${s.tenantId} and type = 'restock' and unit_id is not null`);
+    expect(res.json().movement_ids).toEqual([unitSide!.id]);
     expect(ledger.map((r) => [r.garage_id, r.unit_id, r.quantity_change])).toEqual([
       [s.garageId, null, -4],
       [null, s.unitId, 4],
@@ -95,6 +98,61 @@ describe.each(backends)('restock by quantity and to minimum on %s', (backend) =>
     expect(await restockLedger(s)).toEqual([]);
   });
 
+  it('adds an item the unit does not hold yet from the garage, opening its row, or refuses it whole', async () => {
+    const s = await stockTenant(t, 'from-garage@example.com');
+    await setGarage(s, { 'Coffee Pods': 5 });
+    const pods = s.itemIds['Coffee Pods']!;
+    const url = `/api/units/${s.unitId}/inventory/${pods}/transfer`;
+    const before = await quantities(s);
+    const short = await api(t, s.cookie, 'POST', url, { quantity: 6 });
+    expect(short.statusCode).toBe(409);
+    expect(short.json().error.message).toBe('Not enough stock available in garage');
+    expect(await quantities(s)).toEqual(before);
+    const towelsNone = await api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${s.itemIds['Bath Towel']!}/transfer`, { quantity: 1 });
+    expect(towelsNone.json().error.message).toBe('Not enough stock available in garage');
+    expect(await quantities(s)).toEqual(before);
+
+    const added = await api(t, s.cookie, 'POST', url, { quantity: 5 });
+    expect(added.json()).toEqual({ unit_quantity: 5, garage_quantity: 0, status: 'low', movement_ids: [expect.any(String)] });
+    expect(await quantities(s)).toEqual({ ...before, 'unit Coffee Pods': 5, 'garage Coffee Pods': 0 });
+    expect((await restockLedger(s)).map((r) => r.quantity_change)).toEqual([-5, 5]);
+
+    expect((await api(t, s.cookie, 'PATCH', `/api/units/${s.unitId}`, { name: 'Beach House', address: '2 Shore Lane', garage_id: null })).statusCode).toBe(200);
+    const noGarage = await api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${s.itemIds['Bath Towel']!}/transfer`, { quantity: 1 });
+    expect(noGarage.json().error.message).toBe('No garage assigned to this unit');
+    expect(await ledgerMismatches(t)).toEqual([]);
+  });
+
+  it('uses up n at once with minus, or what is left, never below 0', async () => {
+    const s = await stockTenant(t, 'minus-n@example.com');
+    await addToUnit(s, 'Bath Towel', 5);
+    const url = `/api/units/${s.unitId}/inventory/${s.itemIds['Bath Towel']!}/consume`;
+    expect((await api(t, s.cookie, 'POST', url, { quantity: 3 })).json()).toEqual({
+      unit_quantity: 2,
+      garage_quantity: null,
+      status: 'low',
+      movement_ids: [expect.any(String)],
+    });
+    expect((await api(t, s.cookie, 'POST', url)).json()).toMatchObject({ unit_quantity: 1 });
+    expect((await api(t, s.cookie, 'POST', url, { quantity: 4 })).json()).toMatchObject({ unit_quantity: 0, status: 'critical' });
+    expect((await api(t, s.cookie, 'POST', url, { quantity: 4 })).json()).toMatchObject({ unit_quantity: 0, movement_ids: [] });
+    for (const [quantity, message] of [
+      [0, 'Quantity must be at least 1'],
+      [1.5, 'Quantity must be a whole number'],
+      [MAX_QUANTITY + 1, 'Quantity must be at most 1,000,000'],
+    ] as const) {
+      const res = await api(t, s.cookie, 'POST', url, { quantity });
+      expect(res.statusCode, String(quantity)).toBe(400);
+      expect(res.json().error.message).toBe(message);
+    }
+    const used = await queryRows<{ quantity_change: number }>(
+      t.database.db,
+      sql`select quantity_change from inventory_logs where tenant_id = ${s.tenantId} and type = 'consumption' order by created_at`,
+    );
+    expect(used.map((r) => r.quantity_change)).toEqual([-3, -1, -1]);
+    expect(await ledgerMismatches(t)).toEqual([]);
+  });
+
   it('fills each row below its minimum from the garage, as far as it holds, and lists the shortfall', async () => {
     const s = await stockTenant(t, 'minimum@example.com', [
       { name: 'Bath Towel', category: 'Linen', minimum_threshold: 3 },
@@ -119,7 +177,13 @@ describe.each(backends)('restock by quantity and to minimum on %s', (backend) =>
         { item_id: id('Coffee Pods'), item_name: 'Coffee Pods', missing: 6 },
         { item_id: id('Sponge'), item_name: 'Sponge', missing: 4 },
       ],
+      movement_ids: [expect.any(String), expect.any(String)],
     });
+    const unitSides = await queryRows<{ id: string }>(
+      t.database.db,
+      sql`select id from inventory_logs where tenant_id = ${s.tenantId} and type = 'restock' and unit_id is not null`,
+    );
+    expect([...first.json().movement_ids].sort()).toEqual(unitSides.map((r) => r.id).sort());
     expect(await quantities(s)).toMatchObject({
       'unit Bath Towel': 3,
       'unit Coffee Pods': 4,
@@ -139,12 +203,13 @@ describe.each(backends)('restock by quantity and to minimum on %s', (backend) =>
         { item_id: id('Coffee Pods'), item_name: 'Coffee Pods', missing: 6 },
         { item_id: id('Sponge'), item_name: 'Sponge', missing: 4 },
       ],
+      movement_ids: [],
     });
 
     await setGarage(s, { 'Bath Towel': 8, 'Coffee Pods': 20, 'Hand Soap': 10 });
     const one = await api(t, s.cookie, 'POST', url, { item_id: id('Coffee Pods') });
-    expect(one.json()).toEqual({ moved: [{ item_id: id('Coffee Pods'), item_name: 'Coffee Pods', quantity: 6 }], short: [] });
-    expect((await api(t, s.cookie, 'POST', url, { item_id: id('Bath Towel') })).json()).toEqual({ moved: [], short: [] });
+    expect(one.json()).toEqual({ moved: [{ item_id: id('Coffee Pods'), item_name: 'Coffee Pods', quantity: 6 }], short: [], movement_ids: [expect.any(String)] });
+    expect((await api(t, s.cookie, 'POST', url, { item_id: id('Bath Towel') })).json()).toEqual({ moved: [], short: [], movement_ids: [] });
     expect(await quantities(s)).toMatchObject({ 'unit Coffee Pods': 10, 'garage Coffee Pods': 14, 'unit Sponge': 0 });
     expect(await ledgerMismatches(t)).toEqual([]);
   });

@@ -9,10 +9,14 @@ import { idParam } from '../../../common/contracts/fields';
 import { noContent } from '../../lib/api-document';
 import {
   addUnitStockBody,
+  consumeUnitStockBody,
   createUnitBody,
   restockToMinimumBody,
   restockToMinimumResult,
+  reverseMovementsBody,
   stockChangeResult,
+  stockMoveResult,
+  stockRowRemoval,
   transferUnitStockBody,
   unit,
   updateUnitBody,
@@ -28,6 +32,7 @@ import {
   removeUnitStock,
   restockToMinimum,
   restockUnitStock,
+  reverseMovements,
   transferUnitStock,
   updateUnit,
 } from './service';
@@ -121,11 +126,11 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
       schema: {
         tags,
         operationId: 'addUnitStock',
-        summary: 'Add Manually: add a quantity of an item to the unit',
+        summary: 'Add Manually, received from outside: add a quantity of an item to the unit',
         'x-errors': gated,
         params: idParam,
         body: addUnitStockBody,
-        response: { 200: stockChangeResult },
+        response: { 200: stockMoveResult },
       },
     },
     async (request) => addUnitStock(ctx.db, request.who, request.params.id, request.body),
@@ -137,13 +142,16 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
       schema: {
         tags,
         operationId: 'consumeUnitStock',
-        summary: 'Minus button: one used (never below 0)',
+        summary: 'Minus button: n used, 1 unless told (never below 0)',
         'x-errors': gated,
         params: stockParams,
-        response: { 200: stockChangeResult },
+        // The body is optional (one used): Fastify passes null for a request without one.
+        body: consumeUnitStockBody.nullish(),
+        response: { 200: stockMoveResult },
       },
     },
-    async (request) => consumeUnitStock(ctx.db, request.who, request.params.id, request.params.itemId, ctx.now()),
+    async (request) =>
+      consumeUnitStock(ctx.db, request.who, request.params.id, request.params.itemId, ctx.now(), request.body?.quantity ?? 1),
   );
   app.post(
     '/api/units/:id/inventory/:itemId/restock',
@@ -167,11 +175,11 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
       schema: {
         tags,
         operationId: 'transferUnitStock',
-        summary: 'Restock by quantity: move n from the unit’s garage in one transfer',
+        summary: 'Restock by quantity, or Add Manually from the garage: move n from the unit’s garage in one transfer',
         'x-errors': [...gated, 'CONFLICT'],
         params: stockParams,
         body: transferUnitStockBody,
-        response: { 200: stockChangeResult },
+        response: { 200: stockMoveResult },
       },
     },
     async (request) => transferUnitStock(ctx.db, request.who, request.params.id, request.params.itemId, request.body.quantity),
@@ -203,12 +211,25 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
         summary: 'Remove an item from the unit, counting it down to 0',
         'x-errors': gated,
         params: stockParams,
-        response: { 204: noContent },
+        response: { 200: stockRowRemoval },
       },
     },
-    async (request, reply) => {
-      await removeUnitStock(ctx.db, request.who, request.params.id, request.params.itemId);
-      return reply.status(204).send();
+    async (request) => removeUnitStock(ctx.db, request.who, request.params.id, request.params.itemId),
+  );
+  app.post(
+    '/api/units/:id/movements/reverse',
+    {
+      config: member,
+      schema: {
+        tags,
+        operationId: 'reverseUnitStockChanges',
+        summary: 'Undo: write the reverse of stock changes of the unit, all or none',
+        'x-errors': [...gated, 'CONFLICT'],
+        params: idParam,
+        body: reverseMovementsBody,
+        response: { 200: unit },
+      },
     },
+    async (request) => reverseMovements(ctx.db, request.who, request.params.id, request.body.movement_ids),
   );
 }

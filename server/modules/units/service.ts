@@ -4,17 +4,20 @@
  * transfer of 1 from the unit's garage (the garage loses what the unit gains); restock by quantity
  * and "Restock to minimum" move more at once, by the same transfer (stock/transfer.ts).
  */
+import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type {
   AddUnitStockBody,
   CreateUnitBody,
   RestockToMinimumResult,
   StockChangeResult,
+  StockMoveResult,
+  StockRowRemoval,
   Unit,
   UpdateUnitBody,
 } from '../../../common/contracts/stock';
 import { stockStatus } from '../../../common/contracts/stock';
-import { queryRows, type Db, type Tx } from '../../db/client';
+import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
 import { garages, units } from '../../db/schema/stock';
 import { ConcurrentChange, withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
@@ -23,7 +26,7 @@ import { assertItemsExist } from '../items/service';
 import { assertAccess, assertWithinLimit } from '../billing/plans';
 import { assertNotLastRecord } from '../stock/last-record';
 import { stockStatusSql } from '../stock/rules';
-import { changeStock, ensureStockRow, removeStockRow, setStock, zeroLocation } from '../stock/ledger';
+import { changeStock, ensureStockRow, movementsWrittenAt, removeStockRow, setStock, zeroLocation } from '../stock/ledger';
 import { restockOne } from '../stock/restock-queue';
 import { transferToUnits, type TransferOutcome } from '../stock/transfer';
 
@@ -147,10 +150,11 @@ async function thresholdOf(tx: Tx, tenantId: string, itemId: string): Promise<nu
 }
 
 /**
- * "Add Manually": adds `quantity` of an item to the unit — `initial` for a new stock row,
- * `external_addition` for an existing one. @throws 404
+ * "Add Manually" received from outside (a purchase): adds `quantity` of an item to the unit —
+ * `initial` for a new stock row, `external_addition` for an existing one. Stock from the unit's
+ * garage is added by `transferUnitStock` instead. @throws 404
  */
-export async function addUnitStock(db: Db, who: TenantIdentity, unitId: string, body: AddUnitStockBody): Promise<StockChangeResult> {
+export async function addUnitStock(db: Db, who: TenantIdentity, unitId: string, body: AddUnitStockBody): Promise<StockMoveResult> {
   return withTenant(db, who.tenantId, async (tx) => {
     await lockUnit(tx, who.tenantId, unitId, 'share');
     const threshold = await thresholdOf(tx, who.tenantId, body.item_id);
@@ -159,13 +163,19 @@ export async function addUnitStock(db: Db, who: TenantIdentity, unitId: string, 
     const created = await ensureStockRow(tx, who.tenantId, location, body.item_id);
     const quantity = await changeStock(tx, location, body.item_id, body.quantity, created ? 'initial' : 'external_addition', meta);
     if (quantity === null) throw new ConcurrentChange(`stock row of item ${body.item_id} at unit ${unitId} vanished`);
-    return { unit_quantity: quantity, garage_quantity: null, status: stockStatus(quantity, threshold) };
+    return {
+      unit_quantity: quantity,
+      garage_quantity: null,
+      status: stockStatus(quantity, threshold),
+      movement_ids: await movementsWrittenAt(tx, who.tenantId, location, [body.item_id]),
+    };
   });
 }
 
 /**
- * Locks the unit (FOR SHARE: its garage cannot change and it cannot be deleted meanwhile) and
- * reads the threshold of its stock row of an item: the first step of the lock order for a change of that row.
+ * Locks the unit (FOR SHARE: its garage cannot change and it cannot be deleted meanwhile), then
+ * its stock row of an item (FOR UPDATE), by two statements in the lock order, and reads the row's
+ * threshold and quantity as locked.
  * @throws 404 when the unit has no such row
  */
 async function lockUnitRow(tx: Tx, tenantId: string, unitId: string, itemId: string) {
@@ -178,28 +188,52 @@ async function lockUnitRow(tx: Tx, tenantId: string, unitId: string, itemId: str
         for share of u`,
   );
   if (!row) throw notFound('Stock row');
-  return { threshold: Number(row.threshold) };
+  // Gone now only when its removal held the unit while the statement above waited for it (that
+  // statement then still saw the row): the row is not found, as it would be a moment later.
+  const [locked] = await queryRows<{ quantity: number }>(
+    tx,
+    sql`select quantity from unit_inventory where tenant_id = ${tenantId} and unit_id = ${unitId} and item_id = ${itemId} for update`,
+  );
+  if (!locked) throw notFound('Stock row');
+  return { threshold: Number(row.threshold), quantity: Number(locked.quantity) };
 }
 
 /**
- * The minus button: consumes 1 at the unit; at 0 nothing changes (docs/product.md "Stock movements and statuses"). The expired-trial
- * gate is checked inside the same transaction (`now`): plus and minus are pressed in bursts.
+ * The minus button: consumes `quantity` (pieces, 1 unless quick taps were sent together) at the
+ * unit, or what is left when it holds less; at 0 nothing changes (docs/product.md "Stock movements
+ * and statuses"). The expired-trial gate is checked inside the same transaction (`now`): plus and
+ * minus are pressed in bursts.
+ * @returns the quantities after, and the ledger row to undo it (none when nothing was used).
  * @throws 404; SUBSCRIPTION_REQUIRED
  */
-export async function consumeUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string, now: Date): Promise<StockChangeResult> {
+export async function consumeUnitStock(
+  db: Db,
+  who: TenantIdentity,
+  unitId: string,
+  itemId: string,
+  now: Date,
+  quantity = 1,
+): Promise<StockMoveResult> {
   return withTenant(db, who.tenantId, async (tx) => {
     await assertAccess(tx, who.tenantId, now);
     // The unit first: the usage this writes makes the ledger's trigger lock the unit too, after
     // the stock row, which would invert the lock order if the unit were not held already.
     const row = await lockUnitRow(tx, who.tenantId, unitId, itemId);
-    const after = await changeStock(tx, { kind: 'unit', id: unitId }, itemId, -1, 'consumption', {
-      tenantId: who.tenantId,
-      userId: who.userId,
-    });
-    const quantity = after ?? 0; // null: already at 0, floored
-    return { unit_quantity: quantity, garage_quantity: null, status: stockStatus(quantity, row.threshold) };
+    const location = { kind: 'unit', id: unitId } as const;
+    const used = Math.min(quantity, row.quantity);
+    const after = used === 0 ? 0 : await changeStock(tx, location, itemId, -used, 'consumption', { tenantId: who.tenantId, userId: who.userId });
+    if (after === null) throw new ConcurrentChange(`stock row of item ${itemId} at unit ${unitId} changed under its lock`);
+    return {
+      unit_quantity: after,
+      garage_quantity: null,
+      status: stockStatus(after, row.threshold),
+      movement_ids: await movementsWrittenAt(tx, who.tenantId, location, [itemId]),
+    };
   });
 }
+
+const noGarage = () => new AppError('CONFLICT', 'No garage assigned to this unit');
+const garageShort = () => new AppError('CONFLICT', 'Not enough stock available in garage');
 
 /**
  * The answer to a restock of one stock row: the quantities after a moved line, else the refusal.
@@ -207,8 +241,8 @@ export async function consumeUnitStock(db: Db, who: TenantIdentity, unitId: stri
  */
 function restockAnswer(outcome: TransferOutcome): StockChangeResult {
   if (outcome.kind === 'no_stock_row') throw notFound('Stock row');
-  if (outcome.kind === 'no_garage') throw new AppError('CONFLICT', 'No garage assigned to this unit');
-  if (outcome.kind === 'garage_short') throw new AppError('CONFLICT', 'Not enough stock available in garage');
+  if (outcome.kind === 'no_garage') throw noGarage();
+  if (outcome.kind === 'garage_short') throw garageShort();
   return {
     unit_quantity: outcome.unitQuantity,
     garage_quantity: outcome.garageQuantity,
@@ -227,16 +261,42 @@ export async function restockUnitStock(db: Db, who: TenantIdentity, unitId: stri
 }
 
 /**
- * Restock by quantity: one `restock` transfer of `quantity` (pieces, >= 1) from the unit's
- * garage, all of it or nothing (docs/product.md "Stock movements and statuses"). Answers like
- * the plus button.
- * @throws 404; CONFLICT 'No garage assigned to this unit' | 'Not enough stock available in garage'
+ * Opens the unit's stock row of an item it does not hold yet, for a transfer of `quantity` from
+ * its garage, refusing first what the transfer would refuse. The garage's row is locked before the
+ * new unit row is inserted (whose trigger locks the item, the last step of the lock order of
+ * docs/decisions/009-ledger-lock-order.md): no other transaction can hold a row not inserted yet,
+ * and one opening the same row locks the same garage row first, so they take turns.
+ * @throws 404 for an unknown item; CONFLICT as restock by quantity
  */
-export async function transferUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string, quantity: number): Promise<StockChangeResult> {
-  const [outcome] = await withTenant(db, who.tenantId, (tx) =>
-    transferToUnits(tx, who.tenantId, [{ unitId, itemId, quantity, userId: who.userId }], { type: 'restock' }),
+async function openRowForTransfer(tx: Tx, tenantId: string, unitId: string, garageId: string | null, itemId: string, quantity: number) {
+  if (garageId === null) throw noGarage();
+  await thresholdOf(tx, tenantId, itemId);
+  const [held] = await queryRows<{ quantity: number }>(
+    tx,
+    sql`select quantity from garage_inventory where tenant_id = ${tenantId} and garage_id = ${garageId} and item_id = ${itemId} for update`,
   );
-  return restockAnswer(outcome!);
+  if (!held || Number(held.quantity) < quantity) throw garageShort();
+  await ensureStockRow(tx, tenantId, { kind: 'unit', id: unitId }, itemId);
+}
+
+/**
+ * Restock by quantity, and "Add Manually" from the garage: one `restock` transfer of `quantity`
+ * (pieces, >= 1) from the unit's garage, all of it or nothing (docs/product.md "Stock movements
+ * and statuses"). A unit without a stock row of the item gets one, so the transfer also adds a new
+ * item to the unit. Answers like the plus button, with the ledger row to undo it.
+ * @throws 404 for an unknown unit or item; CONFLICT 'No garage assigned to this unit' | 'Not enough stock available in garage'
+ */
+export async function transferUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string, quantity: number): Promise<StockMoveResult> {
+  const tenantId = who.tenantId;
+  return withTenant(db, tenantId, async (tx) => {
+    const unit = await lockUnit(tx, tenantId, unitId, 'share');
+    const [row] = await queryRows(tx, sql`select 1 from unit_inventory where tenant_id = ${tenantId} and unit_id = ${unitId} and item_id = ${itemId}`);
+    if (!row) await openRowForTransfer(tx, tenantId, unitId, unit.garageId, itemId, quantity);
+    const [outcome] = await transferToUnits(tx, tenantId, [{ unitId, itemId, quantity, userId: who.userId }], { type: 'restock' });
+    // Refused inside the transaction, so a row opened above goes too.
+    const answer = restockAnswer(outcome!);
+    return { ...answer, movement_ids: await movementsWrittenAt(tx, tenantId, { kind: 'unit', id: unitId }, [itemId]) };
+  });
 }
 
 /**
@@ -268,8 +328,8 @@ export async function restockToMinimum(db: Db, who: TenantIdentity, unitId: stri
     );
     if (itemId && rows.length === 0) throw notFound('Stock row');
     const low = rows.filter((r) => Number(r.wanted) > 0);
-    if (low.length === 0) return { moved: [], short: [] };
-    if (unit.garageId === null) throw new AppError('CONFLICT', 'No garage assigned to this unit');
+    if (low.length === 0) return { moved: [], short: [], movement_ids: [] };
+    if (unit.garageId === null) throw noGarage();
     const held = await queryRows<{ item_id: string; quantity: number }>(
       tx,
       sql`select g.item_id, g.quantity
@@ -286,7 +346,12 @@ export async function restockToMinimum(db: Db, who: TenantIdentity, unitId: stri
       ? []
       : await transferToUnits(tx, tenantId, moving.map((a) => ({ unitId, itemId: a.item_id, quantity: a.quantity, userId: who.userId })), { type: 'restock' });
     const movedOf = new Map(moving.map((a, k) => [a.item_id, outcomes[k]!.kind === 'moved' ? a.quantity : 0]));
-    const result: RestockToMinimumResult = { moved: [], short: [] };
+    const movedItems = moving.filter((a) => (movedOf.get(a.item_id) ?? 0) > 0).map((a) => a.item_id);
+    const result: RestockToMinimumResult = {
+      moved: [],
+      short: [],
+      movement_ids: await movementsWrittenAt(tx, tenantId, { kind: 'unit', id: unitId }, movedItems),
+    };
     for (const a of asked.sort((x, y) => x.item_name.localeCompare(y.item_name))) {
       const moved = movedOf.get(a.item_id) ?? 0;
       if (moved > 0) result.moved.push({ item_id: a.item_id, item_name: a.item_name, quantity: moved });
@@ -296,13 +361,144 @@ export async function restockToMinimum(db: Db, who: TenantIdentity, unitId: stri
   });
 }
 
-/** Removes an item's stock row from the unit, counting it down to 0 in the ledger first. @throws 404 */
-export async function removeUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string): Promise<void> {
-  await withTenant(db, who.tenantId, async (tx) => {
+/** The note of the `count` a removed stock row is counted to 0 with; undoing it opens the row again. */
+const REMOVED_NOTE = 'Removed from unit';
+
+/**
+ * Removes an item's stock row from the unit, counting it down to 0 in the ledger first.
+ * @returns the ledger row to undo it (none when the row held nothing). @throws 404
+ */
+export async function removeUnitStock(db: Db, who: TenantIdentity, unitId: string, itemId: string): Promise<StockRowRemoval> {
+  return withTenant(db, who.tenantId, async (tx) => {
     // FOR UPDATE: deleting a stock row waits for every change of the unit's stock in progress
     // (they hold the unit FOR SHARE), so none of them finds its row gone half-way.
     await lockUnit(tx, who.tenantId, unitId, 'update');
     await lockUnitRow(tx, who.tenantId, unitId, itemId);
-    await removeStockRow(tx, { kind: 'unit', id: unitId }, itemId, { tenantId: who.tenantId, userId: who.userId, note: 'Removed from unit' });
+    const location = { kind: 'unit', id: unitId } as const;
+    await removeStockRow(tx, location, itemId, { tenantId: who.tenantId, userId: who.userId, note: REMOVED_NOTE });
+    return { movement_ids: await movementsWrittenAt(tx, who.tenantId, location, [itemId]) };
+  });
+}
+
+/** The note of a reverse movement, naming the ledger row it undoes (docs/decisions/024-undo-by-reverse-movements.md). */
+const reversalNote = (movementId: string) => `Undo of ${movementId}`;
+
+/** A ledger row at the unit, as an undo reads it; `garage_id` is the other side of a transfer. */
+interface UnitMovement {
+  id: string;
+  item_id: string;
+  item_name: string | null;
+  quantity_change: number;
+  type: string;
+  note: string | null;
+  garage_id: string | null;
+}
+
+/** What undoing a ledger row at a unit means, or null when it cannot be undone. */
+function reversalOf(m: UnitMovement): 'transfer' | 'consumption' | 'addition' | 'removal' | null {
+  const change = Number(m.quantity_change);
+  if (m.item_name === null) return null;
+  if (m.type === 'restock' && m.garage_id !== null && change > 0) return 'transfer';
+  if (m.type === 'consumption' && change < 0) return 'consumption';
+  if ((m.type === 'initial' || m.type === 'external_addition') && change > 0) return 'addition';
+  if (m.type === 'count' && m.note === REMOVED_NOTE && change < 0) return 'removal';
+  return null;
+}
+
+const cannotUndo = (message: string) => new AppError('CONFLICT', message);
+
+/**
+ * Undo (docs/product.md "Stock movements and statuses", docs/decisions/024-undo-by-reverse-movements.md):
+ * writes the reverse of each of these ledger rows of the unit — the ids a stock change answered —
+ * all of them or none; history is never deleted. A restock goes back to the garage it came from
+ * (a `restock` transfer the other way), a use comes back (`consumption`), stock received from
+ * outside goes out again (its own type), a removed stock row is opened again with what it held
+ * (`count`). Each reverse row notes the row it undoes, so a change is undone once.
+ * Locks, in the order of docs/decisions/009-ledger-lock-order.md: the garages stock goes back to
+ * (FOR KEY SHARE: not deleted meanwhile), the unit (FOR UPDATE: undos of a unit take turns and no
+ * change of its stock is half-way), its stock rows, the garages' rows; rows opened again last.
+ * @returns the unit as it is after.
+ * @throws 404 for an unknown unit, or an id that is not a stock change of this unit;
+ *   CONFLICT when one cannot be undone (its kind, undone already, the stock used or moved since,
+ *   the garage deleted).
+ */
+export async function reverseMovements(db: Db, who: TenantIdentity, unitId: string, movementIds: string[]): Promise<Unit> {
+  const tenantId = who.tenantId;
+  return withTenant(db, tenantId, async (tx) => {
+    // The garage side of a transfer was written in the same transaction: same time, same transfer id.
+    const movements = await queryRows<UnitMovement>(
+      tx,
+      sql`select l.id, l.item_id, i.name as item_name, l.quantity_change, l.type, l.note, g.garage_id
+          from inventory_logs l
+          left join inventory_logs g on g.tenant_id = l.tenant_id and g.created_at = l.created_at
+            and g.transfer_id = l.transfer_id and g.source_type = 'garage'
+          left join items i on i.tenant_id = l.tenant_id and i.id = l.item_id
+          where l.tenant_id = ${tenantId} and l.id = any(${pgArray(movementIds)}::uuid[])
+            and l.source_type = 'unit' and l.unit_id = ${unitId}
+          order by l.item_id, l.id`,
+    );
+    if (movements.length !== movementIds.length) throw notFound('Stock change');
+    const plan = movements.map((m) => ({ ...m, change: Number(m.quantity_change), kind: reversalOf(m) }));
+    if (plan.some((m) => m.kind === null)) throw cannotUndo('This change cannot be undone');
+
+    const garageIds = [...new Set(plan.flatMap((m) => (m.kind === 'transfer' ? [m.garage_id!] : [])))].sort();
+    for (const garageId of garageIds) {
+      const [found] = await queryRows(tx, sql`select 1 from garages where tenant_id = ${tenantId} and id = ${garageId} for key share`);
+      if (!found) throw cannotUndo('The garage this stock came from was deleted. Nothing was changed.');
+    }
+    await lockUnit(tx, tenantId, unitId, 'update');
+    const itemIds = [...new Set(plan.map((m) => m.item_id))].sort();
+    const [undone] = await queryRows(
+      tx,
+      sql`select 1 from inventory_logs
+          where tenant_id = ${tenantId} and unit_id = ${unitId} and item_id = any(${pgArray(itemIds)}::uuid[])
+            and note = any(${pgArray(movementIds.map(reversalNote))}::text[])
+          limit 1`,
+    );
+    if (undone) throw cannotUndo('This change was already undone');
+    const held = await queryRows<{ item_id: string }>(
+      tx,
+      sql`select item_id from unit_inventory
+          where tenant_id = ${tenantId} and unit_id = ${unitId} and item_id = any(${pgArray(itemIds)}::uuid[])
+          order by item_id for update`,
+    );
+    const tracked = new Set(held.map((r) => r.item_id));
+    for (const garageId of garageIds) {
+      const items = [...new Set(plan.filter((m) => m.garage_id === garageId).map((m) => m.item_id))].sort();
+      await tx.execute(
+        sql`select 1 from garage_inventory where tenant_id = ${tenantId} and garage_id = ${garageId}
+            and item_id = any(${pgArray(items)}::uuid[]) order by item_id for update`,
+      );
+    }
+
+    const unit = { kind: 'unit', id: unitId } as const;
+    const usedSince = (m: { item_name: string | null }) =>
+      cannotUndo(`This change can no longer be undone: ${m.item_name} has been used or moved since. Nothing was changed.`);
+    for (const m of plan) {
+      const meta = { tenantId, userId: who.userId, note: reversalNote(m.id) };
+      if (m.kind === 'removal') {
+        await ensureStockRow(tx, tenantId, unit, m.item_id);
+        await changeStock(tx, unit, m.item_id, -m.change, 'count', meta);
+        tracked.add(m.item_id);
+        continue;
+      }
+      if (!tracked.has(m.item_id)) {
+        throw cannotUndo(`This change can no longer be undone: ${m.item_name} was removed from this unit. Nothing was changed.`);
+      }
+      if (m.kind === 'consumption') {
+        await changeStock(tx, unit, m.item_id, -m.change, 'consumption', meta);
+      } else if (m.kind === 'addition') {
+        if ((await changeStock(tx, unit, m.item_id, -m.change, m.type as 'initial' | 'external_addition', meta)) === null) throw usedSince(m);
+      } else {
+        const transfer = { ...meta, transferId: randomUUID() };
+        if ((await changeStock(tx, unit, m.item_id, -m.change, 'restock', transfer)) === null) throw usedSince(m);
+        const garage = { kind: 'garage', id: m.garage_id! } as const;
+        await ensureStockRow(tx, tenantId, garage, m.item_id);
+        if ((await changeStock(tx, garage, m.item_id, m.change, 'restock', transfer)) === null) {
+          throw new ConcurrentChange(`stock row of item ${m.item_id} at garage ${m.garage_id} vanished`);
+        }
+      }
+    }
+    return (await readUnits(tx, tenantId, unitId))[0]!;
   });
 }

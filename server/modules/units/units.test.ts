@@ -42,6 +42,20 @@ describe.each(backends)('items, garages and units on %s', (backend) => {
     expect((await api(t, s.cookie, 'DELETE', `/api/items/${created.json().id}`)).statusCode).toBe(204);
   });
 
+  it('refuses an item name already in use, whatever its case, on create and rename', async () => {
+    const taken = await api(t, s.cookie, 'POST', '/api/items', { name: ' bath towel ', category: 'Linen' });
+    expect(taken.statusCode).toBe(409);
+    expect(taken.json().error).toEqual({ code: 'CONFLICT', message: 'An item named Bath Towel already exists' });
+    const pods = s.itemIds['Coffee Pods']!;
+    const renamed = await api(t, s.cookie, 'PATCH', `/api/items/${pods}`, { name: 'BATH TOWEL', category: 'Kitchen', minimum_threshold: 10 });
+    expect(renamed.json().error.message).toBe('An item named Bath Towel already exists');
+    const ownName = await api(t, s.cookie, 'PATCH', `/api/items/${pods}`, { name: 'coffee pods', category: 'Kitchen', minimum_threshold: 10, count_cost: 0.45 });
+    expect(ownName.json()).toMatchObject({ name: 'coffee pods' });
+    await api(t, s.cookie, 'PATCH', `/api/items/${pods}`, { name: 'Coffee Pods', category: 'Kitchen', minimum_threshold: 10, count_cost: 0.45 });
+    const names = ((await api(t, s.cookie, 'GET', '/api/items')).json() as { name: string }[]).map((i) => i.name);
+    expect(names).toEqual(['Bath Towel', 'Coffee Pods']);
+  });
+
   it('answers 404 for unknown and malformed ids', async () => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     expect((await api(t, s.cookie, 'GET', `/api/units/${unknown}`)).statusCode).toBe(404);
@@ -74,9 +88,9 @@ describe.each(backends)('items, garages and units on %s', (backend) => {
     const refused = await plus();
     expect(refused.statusCode).toBe(409);
     expect(refused.json().error.message).toBe('Not enough stock available in garage');
-    expect((await minus()).json()).toEqual({ unit_quantity: 4, garage_quantity: null, status: 'sufficient' });
+    expect((await minus()).json()).toEqual({ unit_quantity: 4, garage_quantity: null, status: 'sufficient', movement_ids: [expect.any(String)] });
     for (let i = 0; i < 4; i++) await minus();
-    expect((await minus()).json()).toMatchObject({ unit_quantity: 0, status: 'critical' });
+    expect((await minus()).json()).toEqual({ unit_quantity: 0, garage_quantity: null, status: 'critical', movement_ids: [] });
 
     const transfers = await queryRows<{ type: string; n: number; sum: number }>(
       t.database.db,
@@ -119,9 +133,11 @@ describe.each(backends)('items, garages and units on %s', (backend) => {
     ]);
     const loft = created.json().id as string;
     const added = await api(t, s.cookie, 'POST', `/api/units/${loft}/inventory`, { item_id: pods, quantity: 12 });
-    expect(added.json()).toEqual({ unit_quantity: 12, garage_quantity: null, status: 'sufficient' });
+    expect(added.json()).toEqual({ unit_quantity: 12, garage_quantity: null, status: 'sufficient', movement_ids: [expect.any(String)] });
     expect((await api(t, s.cookie, 'POST', `/api/units/${loft}/inventory`, { item_id: pods, quantity: 0 })).statusCode).toBe(400);
-    expect((await api(t, s.cookie, 'DELETE', `/api/units/${loft}/inventory/${pods}`)).statusCode).toBe(204);
+    const removed = await api(t, s.cookie, 'DELETE', `/api/units/${loft}/inventory/${pods}`);
+    expect(removed.statusCode).toBe(200);
+    expect(removed.json()).toEqual({ movement_ids: [expect.any(String)] });
     expect((await api(t, s.cookie, 'GET', `/api/units/${loft}`)).json().inventory).toHaveLength(1);
 
     const noGarage = await api(t, s.cookie, 'POST', '/api/units', { name: 'X', address: 'Y', garage_id: 'nope' });
@@ -136,22 +152,38 @@ describe.each(backends)('items, garages and units on %s', (backend) => {
     expect(await ledgerMismatches(t)).toEqual([]);
   });
 
-  it('deleting an item with stock is refused; a garage delete counts its stock out and unassigns units', async () => {
+  it('deleting an item with stock is refused; a garage with stock or properties is refused with the counts', async () => {
     const towel = s.itemIds['Bath Towel']!;
+    const pods = s.itemIds['Coffee Pods']!;
     const g2 = await api(t, s.cookie, 'POST', '/api/garages', { name: 'Annex', address: '5 Side St', inventory: [{ item_id: towel, quantity: 7 }] });
     expect(g2.statusCode).toBe(201);
     expect(g2.json().inventory).toEqual([{ item_id: towel, item_name: 'Bath Towel', quantity: 7 }]);
+    const annex = g2.json().id as string;
     const refused = await api(t, s.cookie, 'DELETE', `/api/items/${towel}`);
     expect(refused.statusCode).toBe(409);
-    expect(refused.json().error.message).toMatch(/still has 7 in stock in 1 location/);
-    await api(t, s.cookie, 'PATCH', `/api/units/${s.unitId}`, { name: 'Beach House', address: '2 Shore Lane', garage_id: g2.json().id });
-    expect((await api(t, s.cookie, 'DELETE', `/api/garages/${g2.json().id}`)).statusCode).toBe(204);
-    expect((await api(t, s.cookie, 'GET', `/api/units/${s.unitId}`)).json().garage).toBeNull();
-    const [out] = await queryRows<{ change: number }>(
-      t.database.db,
-      sql`select quantity_change as change from inventory_logs where garage_id = ${g2.json().id} and type = 'count'`,
-    );
-    expect(out!.change).toBe(-7);
+    expect(refused.json().error.message).toMatch(/still has \d+ in stock in \d+ locations?/);
+    const ledgerRows = async () => (await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from inventory_logs where tenant_id = ${s.tenantId}`))[0]!.n;
+    const before = await ledgerRows();
+
+    const holds = async (message: string) => {
+      const res = await api(t, s.cookie, 'DELETE', `/api/garages/${annex}`);
+      expect(res.statusCode).toBe(409);
+      expect(res.json().error).toEqual({ code: 'CONFLICT', message });
+    };
+    await holds('Annex still holds 1 stock row: move or remove them first');
+    await api(t, s.cookie, 'PATCH', `/api/units/${s.unitId}`, { name: 'Beach House', address: '2 Shore Lane', garage_id: annex });
+    await api(t, s.cookie, 'PUT', `/api/garages/${annex}/inventory`, { inventory: [{ item_id: towel, quantity: 7 }, { item_id: pods, quantity: 2 }] });
+    await holds('Annex still holds 2 stock rows and 1 property: move or remove them first');
+    // Rows at 0 hold nothing: only the property is left.
+    await api(t, s.cookie, 'PUT', `/api/garages/${annex}/inventory`, { inventory: [] });
+    await holds('Annex still holds 1 property: move or remove them first');
+    expect((await api(t, s.cookie, 'GET', `/api/units/${s.unitId}`)).json().garage).toMatchObject({ id: annex });
+    expect(await ledgerRows()).toBe(before + 3); // the count of the pods in, both rows counted out; nothing from the refusals
+
+    await api(t, s.cookie, 'PATCH', `/api/units/${s.unitId}`, { name: 'Beach House', address: '2 Shore Lane', garage_id: s.garageId });
+    expect((await api(t, s.cookie, 'DELETE', `/api/garages/${annex}`)).statusCode).toBe(204);
+    expect(await ledgerRows()).toBe(before + 3);
+    expect((await api(t, s.cookie, 'GET', '/api/garages')).json().map((g: { id: string }) => g.id)).toEqual([s.garageId]);
     expect(await ledgerMismatches(t)).toEqual([]);
   });
 

@@ -24,6 +24,8 @@ export interface StockRowsEditorProps {
   items: readonly Item[];
   registerItem: (index: number) => UseFormRegisterReturn;
   registerQuantity: (index: number) => UseFormRegisterReturn;
+  /** The message of a row's quantity ('Quantity must be a whole number'), if any. */
+  quantityError?: (index: number) => string | undefined;
   onAdd: () => void;
   onRemove: (index: number) => void;
   /** Extra content under a row, e.g. the live stock status of Add Unit. */
@@ -40,6 +42,7 @@ export function StockRowsEditor({
   items,
   registerItem,
   registerQuantity,
+  quantityError,
   onAdd,
   onRemove,
   renderRowExtra,
@@ -64,6 +67,7 @@ export function StockRowsEditor({
         const taken = itemsPickedElsewhere(rows, index);
         const item = row ? items.find((candidate) => candidate.id === row.item_id) : undefined;
         const id = `${idPrefix}-row-${index}`;
+        const error = quantityError?.(index);
         return (
           <div key={key} className="flex flex-col gap-1 rounded-lg border border-slate-200 p-3" data-testid="stock-row">
             <div className="grid grid-cols-[minmax(0,1fr)_5.5rem_2.75rem] items-end gap-2">
@@ -75,9 +79,24 @@ export function StockRowsEditor({
                   </option>
                 ))}
               </SelectField>
-              <TextField id={`${id}-quantity`} label="Quantity" type="number" inputMode="numeric" min={0} step={1} {...registerQuantity(index)} />
+              <TextField
+                id={`${id}-quantity`}
+                label="Quantity"
+                type="number"
+                inputMode="numeric"
+                min={0}
+                step={1}
+                invalid={Boolean(error)}
+                aria-describedby={error ? `${id}-quantity-error` : undefined}
+                {...registerQuantity(index)}
+              />
               <IconButton icon={Trash2} label={`Remove row ${index + 1}`} tone="danger" onClick={() => onRemove(index)} />
             </div>
+            {error && (
+              <p id={`${id}-quantity-error`} className="text-sm text-red-700">
+                {error}
+              </p>
+            )}
             {row && renderRowExtra?.(row, item)}
           </div>
         );

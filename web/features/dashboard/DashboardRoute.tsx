@@ -1,11 +1,12 @@
 /**
  * / : the dashboard (docs/product.md "Screens: Dashboard"). It first checks onboarding and sends a tenant that is
- * not set up to /onboarding; otherwise it shows the stats, alerts and recent activity.
+ * not set up to /onboarding; otherwise it shows the stats, alerts (each opens the place to restock
+ * it) and recent activity.
  */
 import { useDeferredValue } from 'react';
 import { Boxes, CircleAlert, House, TriangleAlert } from 'lucide-react';
 import { Navigate } from 'react-router';
-import type { DashboardResponse } from '../../../common/contracts/dashboard';
+import type { DashboardAlert, DashboardResponse } from '../../../common/contracts/dashboard';
 import { LoadError } from '../../components/ui/LoadError';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { PageSpinner } from '../../components/ui/PageSpinner';
@@ -16,9 +17,14 @@ import { ActivityEntry } from './components/ActivityEntry';
 import { AlertEntry } from './components/AlertEntry';
 import { PagedCard } from './components/PagedCard';
 import { StatCard } from './components/StatCard';
+import { useOpenAlert } from './use-open-alert';
 
 function DashboardContent({ data }: { data: DashboardResponse }) {
   const { stats } = data;
+  const alerts = useOpenAlert();
+  const renderAlert = (alert: DashboardAlert) => (
+    <AlertEntry alert={alert} isOpening={alerts.opening === alert.id} onTouch={() => alerts.touch(alert)} onOpen={() => void alerts.open(alert)} />
+  );
   return (
     <>
       <div className="grid grid-cols-2 gap-3 lg:grid-cols-4">
@@ -46,7 +52,7 @@ function DashboardContent({ data }: { data: DashboardResponse }) {
           items={data.unit_alerts}
           emptyText="No unit alerts at the moment"
           getKey={(alert) => alert.id}
-          renderItem={(alert) => <AlertEntry alert={alert} />}
+          renderItem={renderAlert}
         />
         <PagedCard
           title="Garage Alerts"
@@ -54,7 +60,7 @@ function DashboardContent({ data }: { data: DashboardResponse }) {
           items={data.garage_alerts}
           emptyText="No garage alerts at the moment"
           getKey={(alert) => alert.id}
-          renderItem={(alert) => <AlertEntry alert={alert} />}
+          renderItem={renderAlert}
         />
         <PagedCard
           title="Recent Activity"

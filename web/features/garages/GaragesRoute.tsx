@@ -8,6 +8,7 @@ import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { LoadError } from '../../components/ui/LoadError';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { PageSpinner } from '../../components/ui/PageSpinner';
+import { hasErrorCode } from '../../lib/api-error';
 import { useGarages } from '../../lib/queries/get-garages';
 import { useDeleteGarage } from './api/delete-garage';
 import { AddGarageDialog } from './components/AddGarageDialog';
@@ -18,11 +19,21 @@ function GaragesScreen() {
   const remove = useDeleteGarage();
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<Garage | null>(null);
+  /** Why the server refused the delete: the garage still holds stock or properties. */
+  const [refusal, setRefusal] = useState<string>();
 
+  const close = () => {
+    setDeleting(null);
+    setRefusal(undefined);
+  };
   const confirmDelete = () => {
     if (!deleting) return;
-    // The dialog closes either way; a refusal (the last garage) is told by a toast.
-    remove.mutate(deleting.id, { onSettled: () => setDeleting(null) });
+    // A garage that still holds stock or properties is refused with what it holds, which the
+    // dialog shows; other failures (the last garage) close it and are told by a toast.
+    remove.mutate(deleting.id, {
+      onSuccess: close,
+      onError: (error) => (hasErrorCode(error, 'CONFLICT') ? setRefusal(error.message) : close()),
+    });
   };
 
   let content;
@@ -66,8 +77,9 @@ function GaragesScreen() {
         title="Confirm Delete"
         message="Are you sure you want to delete this garage? This action cannot be undone."
         isBusy={remove.isPending}
+        refusal={refusal}
         onConfirm={confirmDelete}
-        onCancel={() => setDeleting(null)}
+        onCancel={close}
       />
     </>
   );

@@ -6,9 +6,6 @@ import { z } from 'zod';
 import { createGarageBody, updateGarageBody } from '../../../common/contracts/stock';
 import { stockRowsForm, type StockRowDraft } from '../../components/stock-rows/stock-rows';
 
-/** The message for a missing name or address (docs/product.md "Validation rules"). */
-export const GARAGE_REQUIRED_MESSAGE = 'Please fill out all fields';
-
 export interface GarageDraft {
   name: string;
   address: string;
@@ -17,7 +14,7 @@ export interface GarageDraft {
 
 export const emptyGarageDraft: GarageDraft = { name: '', address: '', inventory: [] };
 
-/** Add Garage draft -> POST /api/garages body. */
+/** Add Garage draft -> POST /api/garages body; rows without an item or at 0 are skipped (and said so, stock-rows.ts). */
 export const createGarageForm = z.object({
   name: createGarageBody.shape.name,
   address: createGarageBody.shape.address,

@@ -1,14 +1,11 @@
 /**
  * The Add Item / Edit Item form: what the inputs hold (text) and how it becomes the request body
  * (docs/product.md "Validation rules" — name and category required, cost a decimal and threshold a whole number, where
- * text that is not a number counts as 0).
+ * text that is not a number counts as 0 and a fraction of a threshold is refused, not cut).
  */
 import { z } from 'zod';
 import { itemBody, type Item } from '../../../common/contracts/stock';
-import { moneyText, wholeNumberText } from '../../lib/number-text';
-
-/** The message for a missing name or category (docs/product.md "Validation rules"). */
-export const ITEM_REQUIRED_MESSAGE = 'Please fill out all fields';
+import { numberText } from '../../lib/number-text';
 
 export interface ItemDraft {
   name: string;
@@ -33,7 +30,7 @@ export function draftFromItem(existing: Item): ItemDraft {
 /** Item draft -> POST /api/items and PATCH /api/items/:id body. */
 export const itemForm = z.object({
   name: itemBody.shape.name,
-  count_cost: moneyText,
+  count_cost: numberText(itemBody.shape.count_cost.unwrap()),
   category: itemBody.shape.category,
-  minimum_threshold: wholeNumberText,
+  minimum_threshold: numberText(itemBody.shape.minimum_threshold.unwrap()),
 });

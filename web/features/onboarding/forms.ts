@@ -3,8 +3,8 @@
  * becomes the request body of its step, checked by the shared contracts (docs/product.md "Validation rules").
  */
 import { z } from 'zod';
-import { companyStepBody, garageStepBody, onboardingItem, unitsStepBody } from '../../../common/contracts/onboarding';
-import { moneyText, wholeNumberText } from '../../lib/number-text';
+import { companyStepBody, garageStepBody, onboardingItem, uniqueItemNames, unitsStepBody } from '../../../common/contracts/onboarding';
+import { numberText } from '../../lib/number-text';
 
 /** The one message for a missing name, category or address in any row (docs/product.md "Validation rules"). */
 export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields';
@@ -39,14 +39,16 @@ export const companyForm = companyStepBody;
 
 /** Items draft -> POST /api/onboarding/items body. */
 export const itemsForm = z.object({
-  items: z.array(
-    z.object({
-      name: onboardingItem.shape.name,
-      category: onboardingItem.shape.category,
-      minimum_threshold: wholeNumberText,
-      count_cost: moneyText,
-    }),
-  ),
+  items: z
+    .array(
+      z.object({
+        name: onboardingItem.shape.name,
+        category: onboardingItem.shape.category,
+        minimum_threshold: numberText(onboardingItem.shape.minimum_threshold.unwrap()),
+        count_cost: numberText(onboardingItem.shape.count_cost.unwrap()),
+      }),
+    )
+    .superRefine(uniqueItemNames),
 });
 
 /** Garage draft -> POST /api/onboarding/garage body. */
@@ -54,6 +56,14 @@ export const garageForm = garageStepBody;
 
 /** Units draft -> POST /api/onboarding/units body. */
 export const unitsForm = unitsStepBody;
+
+/**
+ * The message to show under a field: its own ('Name must be at most 200 characters'), but not the
+ * shared REQUIRED_FIELDS_MESSAGE, which the form shows once above its fields.
+ */
+export function ownMessage(error: { message?: string } | undefined): string | undefined {
+  return error?.message === REQUIRED_FIELDS_MESSAGE ? undefined : error?.message;
+}
 
 /**
  * True when any row of an array's errors (as react-hook-form reports them) is a missing required

@@ -7,8 +7,9 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from 'react-router';
 import { Warehouse } from 'lucide-react';
+import { MAX_TEXT_LENGTH } from '../../../common/contracts/fields';
 import { stockStatus, type CreateUnitBody, type Garage, type Item } from '../../../common/contracts/stock';
-import type { StockRowDraft } from '../../components/stock-rows/stock-rows';
+import { skippedRowsMessage, type StockRowDraft } from '../../components/stock-rows/stock-rows';
 import { StockRowsEditor } from '../../components/stock-rows/StockRowsEditor';
 import { useStockRowsEditor } from '../../components/stock-rows/use-stock-rows-editor';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
@@ -20,12 +21,13 @@ import { PageHeader } from '../../components/ui/PageHeader';
 import { PageSpinner } from '../../components/ui/PageSpinner';
 import { SelectField } from '../../components/ui/SelectField';
 import { TextField } from '../../components/ui/TextField';
-import { parseWholeNumber } from '../../lib/number-text';
+import { errorMessages } from '../../lib/form-errors';
+import { parseNumber } from '../../lib/number-text';
 import { useGarages } from '../../lib/queries/get-garages';
 import { useItems } from '../../lib/queries/get-items';
 import { useCreateUnit } from './api/create-unit';
 import { StatusWord } from './components/StockStatus';
-import { addUnitForm, emptyAddUnitDraft, errorMessages, garageOptionLabel, type AddUnitDraft } from './unit-forms';
+import { addUnitForm, emptyAddUnitDraft, garageOptionLabel, type AddUnitDraft } from './unit-forms';
 
 function NoGarages() {
   return (
@@ -45,7 +47,7 @@ function RowStatus({ row, item }: { row: StockRowDraft; item: Item | undefined }
   return (
     <p className="text-sm text-slate-600">
       {'Status: '}
-      <StatusWord status={stockStatus(parseWholeNumber(row.quantity), item.minimum_threshold)} />
+      <StatusWord status={stockStatus(parseNumber(row.quantity), item.minimum_threshold)} />
     </p>
   );
 }
@@ -62,7 +64,9 @@ function AddUnitForm({ garages, items }: { garages: Garage[]; items: Item[] }) {
   } = form;
   const stockRows = useStockRowsEditor(form, id);
 
-  const onSubmit = handleSubmit((body) => create.mutate(body, { onSuccess: () => void navigate('/units') }));
+  const onSubmit = handleSubmit((body) =>
+    create.mutate({ body, skipped: skippedRowsMessage(form.getValues('inventory')) }, { onSuccess: () => void navigate('/units') }),
+  );
   const messages = errorMessages(errors, ['name', 'address', 'garage_id']);
 
   return (
@@ -71,8 +75,15 @@ function AddUnitForm({ garages, items }: { garages: Garage[]; items: Item[] }) {
         {messages.map((message) => (
           <FormAlert key={message} message={message} />
         ))}
-        <TextField id={`${id}-name`} label="Unit Name" invalid={Boolean(errors.name)} {...register('name')} />
-        <TextField id={`${id}-address`} label="Address" autoComplete="street-address" invalid={Boolean(errors.address)} {...register('address')} />
+        <TextField id={`${id}-name`} label="Unit Name" maxLength={MAX_TEXT_LENGTH} invalid={Boolean(errors.name)} {...register('name')} />
+        <TextField
+          id={`${id}-address`}
+          label="Address"
+          autoComplete="street-address"
+          maxLength={MAX_TEXT_LENGTH}
+          invalid={Boolean(errors.address)}
+          {...register('address')}
+        />
         <SelectField id={`${id}-garage`} label="Garage" invalid={Boolean(errors.garage_id)} {...register('garage_id')}>
           <option value="">-- Select a Garage --</option>
           {garages.map((garage) => (

@@ -1,27 +1,28 @@
 /**
  * /unit/:unitId: one unit (docs/product.md "Screens: Unit detail") — name, address and garage with Edit Unit and
- * Change/Assign Garage; its stock with minus, plus and remove; Add Manually; Scan Items (not
- * available yet).
+ * Change/Assign Garage; its stock with minus, plus, restock by quantity, fill to minimum and
+ * remove (asking first when the row holds stock); Restock to minimum for the whole unit; Add
+ * Manually; Scan Items (not available yet).
  */
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { ArrowLeft, MapPin, PackagePlus, Pencil, ScanLine, Warehouse } from 'lucide-react';
-import type { Unit } from '../../../common/contracts/stock';
+import { ArrowLeft, MapPin, PackageCheck, PackagePlus, Pencil, ScanLine, Warehouse } from 'lucide-react';
+import type { Unit, UnitStockRow as UnitStockRowData } from '../../../common/contracts/stock';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button, buttonClasses } from '../../components/ui/Button';
 import { Card } from '../../components/ui/Card';
+import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { LoadError } from '../../components/ui/LoadError';
 import { NotAvailableDialog } from '../../components/ui/NotAvailableDialog';
 import { PageSpinner } from '../../components/ui/PageSpinner';
 import { hasErrorCode } from '../../lib/api-error';
 import { useGarages } from '../../lib/queries/get-garages';
 import { useUnit } from '../../lib/queries/get-unit';
-import { useAdjustUnitStock, usePendingAdjustments } from './api/adjust-unit-stock';
 import { useRemoveUnitStock } from './api/remove-unit-stock';
+import { useRestockToMinimum } from './api/restock-to-minimum';
 import { AddStockDialog } from './components/AddStockDialog';
 import { EditUnitDialog } from './components/EditUnitDialog';
 import { UnitStockRow } from './components/UnitStockRow';
-import type { StockAdjustment } from './unit-stock';
 
 const backLink = (
   <Link to="/units" className="inline-flex min-h-11 items-center gap-2 text-base font-medium text-blue-700 hover:underline">
@@ -66,27 +67,19 @@ function UnitHeader({ unit, onEdit }: { unit: Unit; onEdit: (focusGarage: boolea
 }
 
 function UnitStock({ unit, onAdd, onScan }: { unit: Unit; onAdd: () => void; onScan: () => void }) {
-  const adjust = useAdjustUnitStock(unit.id);
-  const pending = usePendingAdjustments(unit.id);
   const remove = useRemoveUnitStock();
+  const fill = useRestockToMinimum();
   const garages = useGarages();
-  // Taps arriving before the re-render that disables the buttons are dropped here, so one tap
-  // is one request.
-  const inFlight = useRef(new Set<string>());
+  /** The row whose removal waits for a confirmation (it holds stock). */
+  const [removing, setRemoving] = useState<UnitStockRowData | null>(null);
 
   const garageStock = new Map(garages.data?.find((garage) => garage.id === unit.garage_id)?.inventory.map((row) => [row.item_id, row.quantity]));
   const removingItem = remove.isPending ? remove.variables.itemId : undefined;
+  const anyBelowMinimum = unit.inventory.some((row) => row.quantity < row.minimum_threshold);
 
-  const change = (itemId: string, adjustment: StockAdjustment) => {
-    if (inFlight.current.has(itemId)) return;
-    inFlight.current.add(itemId);
-    // mutateAsync settles per call; callbacks given to mutate() would fire only for the latest
-    // call, leaving an earlier row locked. The hook itself reports failures.
-    adjust
-      .mutateAsync({ itemId, adjustment })
-      .catch(() => undefined)
-      .finally(() => inFlight.current.delete(itemId));
-  };
+  const removeRow = (row: UnitStockRowData) => remove.mutate({ unitId: unit.id, itemId: row.item_id }, { onSettled: () => setRemoving(null) });
+  // A row that holds stock asks first: one tap must not count stock out (docs/product.md "Screens: Unit detail").
+  const askRemove = (row: UnitStockRowData) => (row.quantity > 0 ? setRemoving(row) : removeRow(row));
 
   return (
     <Card className="flex flex-col gap-3 p-4 sm:p-6" aria-labelledby="unit-inventory-heading">
@@ -95,6 +88,17 @@ function UnitStock({ unit, onAdd, onScan }: { unit: Unit; onAdd: () => void; onS
           Inventory
         </h2>
         <div className="flex flex-wrap gap-2">
+          {unit.garage && anyBelowMinimum && (
+            <Button
+              variant="secondary"
+              isBusy={fill.isPending}
+              onClick={() => fill.mutate({ unitId: unit.id })}
+              className="flex-auto whitespace-nowrap sm:flex-none"
+            >
+              <PackageCheck className="size-5" aria-hidden="true" />
+              Restock to minimum
+            </Button>
+          )}
           <Button onClick={onAdd} className="flex-auto whitespace-nowrap sm:flex-none">
             <PackagePlus className="size-5" aria-hidden="true" />
             Add Manually
@@ -117,17 +121,28 @@ function UnitStock({ unit, onAdd, onScan }: { unit: Unit; onAdd: () => void; onS
           {unit.inventory.map((row) => (
             <UnitStockRow
               key={row.item_id}
+              unit={unit}
               row={row}
               garageQuantity={unit.garage_id ? (garageStock.get(row.item_id) ?? (garages.data ? 0 : undefined)) : undefined}
-              isAdjusting={pending.has(row.item_id)}
               isRemoving={removingItem === row.item_id}
-              onDecrease={() => change(row.item_id, 'consume')}
-              onIncrease={() => change(row.item_id, 'restock')}
-              onRemove={() => remove.mutate({ unitId: unit.id, itemId: row.item_id })}
+              onRemove={() => askRemove(row)}
             />
           ))}
         </ul>
       )}
+      <ConfirmDialog
+        open={removing !== null}
+        title={`Remove ${removing?.item_name ?? ''}`}
+        message={
+          removing
+            ? `${unit.name} holds ${removing.quantity} ${removing.item_name}. Removing the item counts them out of its stock; they do not go back to a garage.`
+            : ''
+        }
+        confirmLabel="Remove"
+        isBusy={remove.isPending}
+        onConfirm={() => removing && removeRow(removing)}
+        onCancel={() => setRemoving(null)}
+      />
     </Card>
   );
 }
@@ -164,7 +179,7 @@ function UnitDetailScreen({ unitId }: { unitId: string }) {
       <UnitHeader unit={unit.data} onEdit={(focusGarage) => setEditing(focusGarage ? 'garage' : 'unit')} />
       <UnitStock unit={unit.data} onAdd={() => setAdding(true)} onScan={() => setScanning(true)} />
       <EditUnitDialog open={editing !== 'closed'} unit={unit.data} focusGarage={editing === 'garage'} onClose={() => setEditing('closed')} />
-      <AddStockDialog open={adding} unitId={unitId} onClose={() => setAdding(false)} />
+      <AddStockDialog open={adding} unit={unit.data} onClose={() => setAdding(false)} />
       <NotAvailableDialog
         open={scanning}
         onClose={() => setScanning(false)}

@@ -6,7 +6,6 @@ import {
   editUnitForm,
   emptyAddStockDraft,
   emptyAddUnitDraft,
-  errorMessages,
   GARAGE_REQUIRED_MESSAGE,
   garageOptionLabel,
   UNIT_REQUIRED_MESSAGE,
@@ -52,30 +51,23 @@ describe('Edit Unit form', () => {
 });
 
 describe('Add Manually form (docs/product.md "Validation rules")', () => {
-  it('starts at quantity 1 and needs an item', () => {
-    expect(emptyAddStockDraft.quantity).toBe('1');
-    expect(messagesOf(addStockForm.safeParse(emptyAddStockDraft))).toEqual([['item_id', ADD_STOCK_REQUIRED_MESSAGE]]);
+  it('starts at quantity 1, from the garage when the unit has one, and needs an item', () => {
+    expect(emptyAddStockDraft(true)).toEqual({ item_id: '', quantity: '1', source: 'garage' });
+    expect(emptyAddStockDraft(false).source).toBe('outside');
+    expect(messagesOf(addStockForm.safeParse(emptyAddStockDraft(true)))).toEqual([['item_id', ADD_STOCK_REQUIRED_MESSAGE]]);
   });
 
-  it('needs a whole quantity of at least 1', () => {
-    expect(addStockForm.parse({ item_id: towel, quantity: '3' })).toEqual({ item_id: towel, quantity: 3 });
-    expect(messagesOf(addStockForm.safeParse({ item_id: towel, quantity: '' }))).toEqual([['quantity', ADD_STOCK_REQUIRED_MESSAGE]]);
-    expect(messagesOf(addStockForm.safeParse({ item_id: towel, quantity: '0' }))).toEqual([['quantity', 'Quantity must be at least 1']]);
-    expect(messagesOf(addStockForm.safeParse({ item_id: towel, quantity: '1.5' }))).toEqual([['quantity', 'Quantity must be a whole number']]);
+  it('needs a whole quantity of at least 1, refusing fractions instead of cutting them', () => {
+    const from = (quantity: string) => ({ item_id: towel, quantity, source: 'garage' });
+    expect(addStockForm.parse(from('3'))).toEqual({ item_id: towel, quantity: 3, source: 'garage' });
+    expect(messagesOf(addStockForm.safeParse(from('')))).toEqual([['quantity', ADD_STOCK_REQUIRED_MESSAGE]]);
+    expect(messagesOf(addStockForm.safeParse(from('0')))).toEqual([['quantity', 'Quantity must be at least 1']]);
+    expect(messagesOf(addStockForm.safeParse(from('1.5')))).toEqual([['quantity', 'Quantity must be a whole number']]);
   });
 });
 
 describe('form helpers', () => {
   it("shows garages as 'name - address'", () => {
     expect(garageOptionLabel({ name: 'Main', address: '1 Depot Road' })).toBe('Main - 1 Depot Road');
-  });
-
-  it('lists each message once, in field order', () => {
-    expect(
-      errorMessages(
-        { address: { message: UNIT_REQUIRED_MESSAGE }, name: { message: UNIT_REQUIRED_MESSAGE }, garage_id: { message: GARAGE_REQUIRED_MESSAGE } },
-        ['name', 'address', 'garage_id'],
-      ),
-    ).toEqual([UNIT_REQUIRED_MESSAGE, GARAGE_REQUIRED_MESSAGE]);
   });
 });

@@ -20,7 +20,7 @@ export interface AddUnitDraft {
 
 export const emptyAddUnitDraft: AddUnitDraft = { name: '', address: '', garage_id: '', inventory: [] };
 
-/** Add Unit draft -> POST /api/units body; rows without an item or with quantity <= 0 are skipped. */
+/** Add Unit draft -> POST /api/units body; rows without an item or at 0 are skipped (and said so, stock-rows.ts). */
 export const addUnitForm = z.object({
   name: createUnitBody.shape.name,
   address: createUnitBody.shape.address,
@@ -45,28 +45,37 @@ export const editUnitForm = z.object({
     .pipe(updateUnitBody.shape.garage_id),
 });
 
+/**
+ * Where Add Manually's stock comes from (docs/product.md "Screens: Unit detail"): the unit's
+ * garage (a transfer, what the garage loses the unit gains) or outside (a purchase or delivery).
+ */
+export type AddStockSource = 'garage' | 'outside';
+
 export interface AddStockDraft {
   /** '' for '-- Select an Item --'. */
   item_id: string;
   quantity: string;
+  source: AddStockSource;
 }
 
-/** A new Add Manually form: no item, quantity 1 (docs/product.md "Constants and limits"). */
-export const emptyAddStockDraft: AddStockDraft = { item_id: '', quantity: '1' };
+/**
+ * A new Add Manually form: no item, quantity 1 (docs/product.md "Constants and limits"), from the
+ * garage when the unit has one.
+ */
+export function emptyAddStockDraft(hasGarage: boolean): AddStockDraft {
+  return { item_id: '', quantity: '1', source: hasGarage ? 'garage' : 'outside' };
+}
 
-/** Add Manually draft -> POST /api/units/:id/inventory body: an item and a whole quantity >= 1. */
+/** Add Manually draft -> where from, an item and a whole quantity >= 1. */
 export const addStockForm = z.object({
   item_id: addUnitStockBody.shape.item_id,
   quantity: z.string().trim().min(1, ADD_STOCK_REQUIRED_MESSAGE).transform(Number).pipe(addUnitStockBody.shape.quantity),
+  source: z.enum(['garage', 'outside']),
 });
+export type AddStockRequest = z.infer<typeof addStockForm>;
 
 /** A garage as the garage pickers show it: 'name - address' (docs/product.md "Screens: Unit detail"). */
 export function garageOptionLabel(garage: { name: string; address: string }): string {
   return `${garage.name} - ${garage.address}`;
 }
 
-/** The distinct messages of a form's errors, in field order, for one alert each. */
-export function errorMessages(errors: Partial<Record<string, { message?: string } | undefined>>, fields: readonly string[]): string[] {
-  const messages = fields.map((field) => errors[field]?.message).filter((message): message is string => Boolean(message));
-  return [...new Set(messages)];
-}

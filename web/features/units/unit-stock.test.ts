@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Garage, Unit } from '../../../common/contracts/stock';
-import { applyAdjustment, applyStockResult, restoreRow, setGarageQuantity } from './unit-stock';
+import { setGarageQuantity, setRowQuantity } from './unit-stock';
 
 const unit: Unit = {
   id: 'u1',
@@ -15,28 +15,13 @@ const unit: Unit = {
   ],
 };
 
-describe('unit stock on plus and minus (docs/product.md "States and transitions")', () => {
-  it('moves the tapped row by one and recomputes its status', () => {
-    const less = applyAdjustment(unit, 'towel', 'consume');
+describe('unit stock on the unit page (docs/product.md "Screens: Unit detail")', () => {
+  it('sets one row and derives its status again, leaving the other rows alone', () => {
+    const less = setRowQuantity(unit, 'towel', 2);
     expect(less.inventory[0]).toMatchObject({ quantity: 2, status: 'low' });
     expect(less.inventory[1]).toBe(unit.inventory[1]);
-    expect(applyAdjustment(unit, 'towel', 'restock').inventory[0]).toMatchObject({ quantity: 4, status: 'sufficient' });
-  });
-
-  it('never goes below 0', () => {
-    expect(applyAdjustment(unit, 'soap', 'consume').inventory[1]).toMatchObject({ quantity: 0, status: 'critical' });
-  });
-
-  it("takes the server's final number, not the guess plus the answer", () => {
-    const guessed = applyAdjustment(unit, 'towel', 'restock');
-    const settled = applyStockResult(guessed, 'towel', { unit_quantity: 4, garage_quantity: 9, status: 'sufficient' });
-    expect(settled.inventory[0]).toMatchObject({ quantity: 4, status: 'sufficient' });
-  });
-
-  it('puts back only the refused row', () => {
-    const both = applyAdjustment(applyAdjustment(unit, 'towel', 'restock'), 'soap', 'restock');
-    const restored = restoreRow(both, unit, 'soap');
-    expect(restored.inventory.map((row) => row.quantity)).toEqual([4, 0]);
+    expect(setRowQuantity(unit, 'soap', 2).inventory[1]).toMatchObject({ quantity: 2, status: 'sufficient' });
+    expect(setRowQuantity(unit, 'towel', 0).inventory[0]).toMatchObject({ quantity: 0, status: 'critical' });
   });
 
   it("updates the garage's remaining stock after a transfer", () => {

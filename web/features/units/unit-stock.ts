@@ -1,33 +1,21 @@
 /**
- * How a unit's cached stock changes on the unit page's plus and minus buttons: at once on the
- * tap (so it feels instant on a phone), then to the server's own numbers when it answers.
+ * How a unit's cached stock follows its stock changes (docs/product.md "Screens: Unit detail"):
+ * a tap changes the number at once, and a server's answer is written into the unit's row and its
+ * garage's stock; the other views showing stock are marked stale.
  */
+import type { QueryClient } from '@tanstack/react-query';
 import { stockStatus, type Garage, type StockChangeResult, type Unit } from '../../../common/contracts/stock';
+import { dashboardQuery } from '../../lib/queries/get-dashboard';
+import { garagesQuery } from '../../lib/queries/get-garages';
+import { unitQuery } from '../../lib/queries/get-unit';
+import { unitsQuery } from '../../lib/queries/get-units';
 
-/** minus: consume 1 at the unit; plus: restock 1 from the unit's garage. */
-export type StockAdjustment = 'consume' | 'restock';
-
-function mapRow(unit: Unit, itemId: string, change: (row: Unit['inventory'][number]) => Unit['inventory'][number]): Unit {
-  return { ...unit, inventory: unit.inventory.map((row) => (row.item_id === itemId ? change(row) : row)) };
-}
-
-/** The unit as it will most likely be after the tap: one more or one less, never below 0. */
-export function applyAdjustment(unit: Unit, itemId: string, adjustment: StockAdjustment): Unit {
-  return mapRow(unit, itemId, (row) => {
-    const quantity = Math.max(0, row.quantity + (adjustment === 'restock' ? 1 : -1));
-    return { ...row, quantity, status: stockStatus(quantity, row.minimum_threshold) };
-  });
-}
-
-/** The unit with the server's answer for one item: its final quantity and status. */
-export function applyStockResult(unit: Unit, itemId: string, result: StockChangeResult): Unit {
-  return mapRow(unit, itemId, (row) => ({ ...row, quantity: result.unit_quantity, status: result.status }));
-}
-
-/** Puts one item's row back as it was in `before` (a refused tap), leaving the other rows alone. */
-export function restoreRow(unit: Unit, before: Unit, itemId: string): Unit {
-  const previous = before.inventory.find((row) => row.item_id === itemId);
-  return previous ? mapRow(unit, itemId, () => previous) : unit;
+/** The unit with one item's row at `quantity`, its status derived again. */
+export function setRowQuantity(unit: Unit, itemId: string, quantity: number): Unit {
+  return {
+    ...unit,
+    inventory: unit.inventory.map((row) => (row.item_id === itemId ? { ...row, quantity, status: stockStatus(quantity, row.minimum_threshold) } : row)),
+  };
 }
 
 /** The garages with one garage's stock of an item set to `quantity` (after a restock transfer). */
@@ -37,4 +25,29 @@ export function setGarageQuantity(garages: Garage[], garageId: string, itemId: s
       ? garage
       : { ...garage, inventory: garage.inventory.map((row) => (row.item_id === itemId ? { ...row, quantity } : row)) },
   );
+}
+
+/**
+ * Writes the answer of a change of one stock row into the cache: the unit's row (read again when
+ * the change opened it) and the garage's stock; the dashboard, the units list and the garages are
+ * marked stale.
+ */
+export async function recordStockChange(queryClient: QueryClient, unitId: string, itemId: string, result: StockChangeResult): Promise<void> {
+  const key = unitQuery(unitId).queryKey;
+  const unit = queryClient.getQueryData(key);
+  if (unit?.inventory.some((row) => row.item_id === itemId)) {
+    queryClient.setQueryData(key, setRowQuantity(unit, itemId, result.unit_quantity));
+  } else {
+    await queryClient.invalidateQueries({ queryKey: key, exact: true });
+  }
+  const garageId = unit?.garage_id;
+  if (result.garage_quantity !== null && garageId) {
+    const quantity = result.garage_quantity;
+    queryClient.setQueryData(garagesQuery.queryKey, (garages) => (garages ? setGarageQuantity(garages, garageId, itemId, quantity) : garages));
+  }
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: dashboardQuery.queryKey }),
+    queryClient.invalidateQueries({ queryKey: unitsQuery.queryKey, exact: true }),
+    queryClient.invalidateQueries({ queryKey: garagesQuery.queryKey }),
+  ]);
 }

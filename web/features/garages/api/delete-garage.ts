@@ -1,19 +1,20 @@
 /**
- * DELETE /api/garages/:id (admins and owners): its units become unassigned. Refused for the
- * tenant's last garage.
+ * DELETE /api/garages/:id (admins and owners): only a garage that holds no stock and no property;
+ * otherwise refused with what it still holds (CONFLICT, shown by the Garages screen's dialog).
+ * Refused for the tenant's last garage.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { actionErrorMessage } from '../../../lib/api-error';
+import { actionErrorMessage, hasErrorCode } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
 import { invalidateStock } from '../../../lib/stock-cache';
 
-/** Deletes the garage. @throws ApiError, LAST_RECORD for the last one, FORBIDDEN for members */
+/** Deletes the garage. @throws ApiError, CONFLICT while it holds stock or properties, LAST_RECORD for the last one, FORBIDDEN for members */
 export async function deleteGarage(id: string): Promise<void> {
   await apiFetch(`/api/garages/${encodeURIComponent(id)}`, { method: 'DELETE' });
 }
 
-/** Delete mutation; the server's reason is shown when it refuses. */
+/** Delete mutation; the server's reason is shown when it refuses (a garage in use: by the dialog). */
 export function useDeleteGarage() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -22,6 +23,8 @@ export function useDeleteGarage() {
       toast.success('Garage deleted successfully');
       await invalidateStock(queryClient);
     },
-    onError: (error) => toast.error(actionErrorMessage(error, 'Failed to delete garage')),
+    onError: (error) => {
+      if (!hasErrorCode(error, 'CONFLICT')) toast.error(actionErrorMessage(error, 'Failed to delete garage'));
+    },
   });
 }

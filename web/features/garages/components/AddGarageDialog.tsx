@@ -2,7 +2,9 @@
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { MAX_TEXT_LENGTH } from '../../../../common/contracts/fields';
 import type { CreateGarageBody } from '../../../../common/contracts/stock';
+import { skippedRowsMessage } from '../../../components/stock-rows/stock-rows';
 import { StockRowsEditor } from '../../../components/stock-rows/StockRowsEditor';
 import { useStockRowsEditor } from '../../../components/stock-rows/use-stock-rows-editor';
 import { WithItems } from '../../../components/stock-rows/WithItems';
@@ -10,8 +12,9 @@ import { Button } from '../../../components/ui/Button';
 import { Dialog, DialogActions } from '../../../components/ui/Dialog';
 import { FormAlert } from '../../../components/ui/FormAlert';
 import { TextField } from '../../../components/ui/TextField';
+import { errorMessages } from '../../../lib/form-errors';
 import { useCreateGarage } from '../api/create-garage';
-import { createGarageForm, emptyGarageDraft, GARAGE_REQUIRED_MESSAGE, type GarageDraft } from '../garage-forms';
+import { createGarageForm, emptyGarageDraft, type GarageDraft } from '../garage-forms';
 
 function AddGarageForm({ onClose }: { onClose: () => void }) {
   const id = useId();
@@ -24,14 +27,22 @@ function AddGarageForm({ onClose }: { onClose: () => void }) {
   } = form;
   const stockRows = useStockRowsEditor(form, id);
 
-  const onSubmit = handleSubmit((body) => create.mutate(body, { onSuccess: onClose }));
-  const missing = Boolean(errors.name || errors.address);
+  const onSubmit = handleSubmit((body) => create.mutate({ body, skipped: skippedRowsMessage(form.getValues('inventory')) }, { onSuccess: onClose }));
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-      <FormAlert message={missing ? GARAGE_REQUIRED_MESSAGE : undefined} />
-      <TextField id={`${id}-name`} label="Garage Name" invalid={Boolean(errors.name)} {...register('name')} />
-      <TextField id={`${id}-address`} label="Address" autoComplete="street-address" invalid={Boolean(errors.address)} {...register('address')} />
+      {errorMessages(errors, ['name', 'address']).map((message) => (
+        <FormAlert key={message} message={message} />
+      ))}
+      <TextField id={`${id}-name`} label="Garage Name" maxLength={MAX_TEXT_LENGTH} invalid={Boolean(errors.name)} {...register('name')} />
+      <TextField
+        id={`${id}-address`}
+        label="Address"
+        autoComplete="street-address"
+        maxLength={MAX_TEXT_LENGTH}
+        invalid={Boolean(errors.address)}
+        {...register('address')}
+      />
       <fieldset className="flex flex-col gap-3">
         <legend className="mb-2 text-base font-semibold text-slate-800">Initial Inventory</legend>
         <WithItems>

@@ -2,12 +2,14 @@
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { MAX_TEXT_LENGTH } from '../../../../common/contracts/fields';
 import type { Garage, UpdateGarageBody } from '../../../../common/contracts/stock';
 import { Button } from '../../../components/ui/Button';
 import { FormAlert } from '../../../components/ui/FormAlert';
 import { TextField } from '../../../components/ui/TextField';
+import { errorMessages } from '../../../lib/form-errors';
 import { useUpdateGarage } from '../api/update-garage';
-import { GARAGE_REQUIRED_MESSAGE, garageDetailsForm, type GarageDetailsDraft } from '../garage-forms';
+import { garageDetailsForm, type GarageDetailsDraft } from '../garage-forms';
 
 interface GarageDetailsFormProps {
   garage: Garage;
@@ -30,9 +32,18 @@ export function GarageDetailsForm({ garage, onDone }: GarageDetailsFormProps) {
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-3">
-      <FormAlert message={errors.name || errors.address ? GARAGE_REQUIRED_MESSAGE : undefined} />
-      <TextField id={`${id}-name`} label="Garage Name" autoFocus invalid={Boolean(errors.name)} {...register('name')} />
-      <TextField id={`${id}-address`} label="Address" autoComplete="street-address" invalid={Boolean(errors.address)} {...register('address')} />
+      {errorMessages(errors, ['name', 'address']).map((message) => (
+        <FormAlert key={message} message={message} />
+      ))}
+      <TextField id={`${id}-name`} label="Garage Name" autoFocus maxLength={MAX_TEXT_LENGTH} invalid={Boolean(errors.name)} {...register('name')} />
+      <TextField
+        id={`${id}-address`}
+        label="Address"
+        autoComplete="street-address"
+        maxLength={MAX_TEXT_LENGTH}
+        invalid={Boolean(errors.address)}
+        {...register('address')}
+      />
       <div className="flex gap-2">
         <Button variant="secondary" onClick={onDone} className="flex-1 sm:flex-none">
           Cancel

@@ -2,14 +2,16 @@
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { MAX_TEXT_LENGTH } from '../../../../common/contracts/fields';
 import type { Item, ItemBody } from '../../../../common/contracts/stock';
 import { Button } from '../../../components/ui/Button';
 import { Dialog, DialogActions } from '../../../components/ui/Dialog';
 import { FormAlert } from '../../../components/ui/FormAlert';
 import { TextField } from '../../../components/ui/TextField';
+import { errorMessages } from '../../../lib/form-errors';
 import { useCreateItem } from '../api/create-item';
 import { useUpdateItem } from '../api/update-item';
-import { draftFromItem, emptyItemDraft, ITEM_REQUIRED_MESSAGE, itemForm, type ItemDraft } from '../item-form';
+import { draftFromItem, emptyItemDraft, itemForm, type ItemDraft } from '../item-form';
 
 interface ItemFormProps {
   /** The item being edited; absent for Add Item. */
@@ -40,12 +42,20 @@ function ItemForm({ item, onClose }: ItemFormProps) {
     reset(item ? draftFromItem(item) : emptyItemDraft);
     onClose();
   };
-  const missing = Boolean(errors.name || errors.category);
 
   return (
     <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-      <FormAlert message={missing ? ITEM_REQUIRED_MESSAGE : undefined} />
-      <TextField id={`${id}-name`} label="Item Name" placeholder="Enter item name" invalid={Boolean(errors.name)} {...register('name')} />
+      {errorMessages(errors, ['name', 'category']).map((message) => (
+        <FormAlert key={message} message={message} />
+      ))}
+      <TextField
+        id={`${id}-name`}
+        label="Item Name"
+        placeholder="Enter item name"
+        maxLength={MAX_TEXT_LENGTH}
+        invalid={Boolean(errors.name)}
+        {...register('name')}
+      />
       <TextField
         id={`${id}-count-cost`}
         label="Count Cost ($)"
@@ -57,7 +67,14 @@ function ItemForm({ item, onClose }: ItemFormProps) {
         error={errors.count_cost?.message}
         {...register('count_cost')}
       />
-      <TextField id={`${id}-category`} label="Category" placeholder="Enter category" invalid={Boolean(errors.category)} {...register('category')} />
+      <TextField
+        id={`${id}-category`}
+        label="Category"
+        placeholder="Enter category"
+        maxLength={MAX_TEXT_LENGTH}
+        invalid={Boolean(errors.category)}
+        {...register('category')}
+      />
       <TextField
         id={`${id}-minimum-threshold`}
         label="Minimum Threshold"

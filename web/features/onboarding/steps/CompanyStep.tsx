@@ -1,6 +1,7 @@
 /** Onboarding step 1, Company: the company name, which creates the tenant and starts the trial. */
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { MAX_TEXT_LENGTH } from '../../../../common/contracts/fields';
 import type { CompanyStepBody } from '../../../../common/contracts/onboarding';
 import { TextField } from '../../../components/ui/TextField';
 import { useMe } from '../../../lib/queries/get-me';
@@ -54,6 +55,7 @@ function NewCompany({ draft, onDraftChange, onDone }: Omit<CompanyStepProps, 'co
         label="Company Name"
         autoComplete="organization"
         placeholder="e.g. Seaside Rentals"
+        maxLength={MAX_TEXT_LENGTH}
         error={errors.company_name?.message}
         {...register('company_name')}
       />

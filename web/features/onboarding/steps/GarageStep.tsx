@@ -1,13 +1,14 @@
 /** Onboarding step 3, Storage: the name and address of the first storage location (garage). */
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { MAX_TEXT_LENGTH } from '../../../../common/contracts/fields';
 import type { GarageStepBody } from '../../../../common/contracts/onboarding';
 import { FormAlert } from '../../../components/ui/FormAlert';
 import { TextField } from '../../../components/ui/TextField';
 import { useSaveGarage } from '../api/save-garage';
 import { StepActions } from '../components/StepActions';
 import { StepCard } from '../components/StepCard';
-import { garageDraft, garageForm, REQUIRED_FIELDS_MESSAGE, type GarageDraft } from '../forms';
+import { garageDraft, garageForm, ownMessage, REQUIRED_FIELDS_MESSAGE, type GarageDraft } from '../forms';
 import { useDraftAutosave } from '../use-draft-autosave';
 
 interface GarageStepProps {
@@ -28,18 +29,28 @@ export function GarageStep({ draft, onDraftChange, onDone }: GarageStepProps) {
   useDraftAutosave(watch, garageDraft, onDraftChange);
 
   const onSubmit = handleSubmit((body) => save.mutate(body, { onSuccess: () => onDone(body) }));
-  const missing = Boolean(errors.name || errors.address);
+  const missing = [errors.name, errors.address].some((error) => error?.message === REQUIRED_FIELDS_MESSAGE);
 
   return (
     <StepCard title="Storage location" intro="Where do you keep your supplies? Your properties will be restocked from here.">
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
         <FormAlert message={missing ? REQUIRED_FIELDS_MESSAGE : undefined} />
-        <TextField id="garage-name" label="Storage Name" placeholder="e.g. Main Garage" invalid={Boolean(errors.name)} {...register('name')} />
+        <TextField
+          id="garage-name"
+          label="Storage Name"
+          placeholder="e.g. Main Garage"
+          maxLength={MAX_TEXT_LENGTH}
+          invalid={Boolean(errors.name)}
+          error={ownMessage(errors.name)}
+          {...register('name')}
+        />
         <TextField
           id="garage-address"
           label="Address"
           autoComplete="street-address"
+          maxLength={MAX_TEXT_LENGTH}
           invalid={Boolean(errors.address)}
+          error={ownMessage(errors.address)}
           {...register('address')}
         />
         <StepActions isLast={false} isBusy={save.isPending} />

@@ -2,6 +2,7 @@
 import { useFieldArray, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Plus } from 'lucide-react';
+import { MAX_TEXT_LENGTH } from '../../../../common/contracts/fields';
 import type { ItemsStepBody } from '../../../../common/contracts/onboarding';
 import { Button } from '../../../components/ui/Button';
 import { FormAlert } from '../../../components/ui/FormAlert';
@@ -15,6 +16,7 @@ import {
   hasMissingRequiredField,
   itemsDraft,
   itemsForm,
+  ownMessage,
   REQUIRED_FIELDS_MESSAGE,
   type ItemsDraft,
 } from '../forms';
@@ -44,7 +46,7 @@ export function ItemsStep({ draft, onDraftChange, onDone }: ItemsStepProps) {
   return (
     <StepCard title="Inventory items" intro="Add the supply items you keep in stock, such as towels or soap.">
       <form onSubmit={onSubmit} noValidate className="flex flex-col gap-4">
-        <FormAlert message={hasMissingRequiredField(errors.items) ? REQUIRED_FIELDS_MESSAGE : undefined} />
+        <FormAlert message={hasMissingRequiredField(errors.items) ? REQUIRED_FIELDS_MESSAGE : (errors.items?.root?.message ?? errors.items?.message)} />
         {fields.length === 0 && <p className="text-base text-slate-600">No items added.</p>}
         {fields.map((field, index) => {
           const rowErrors = errors.items?.[index];
@@ -52,8 +54,22 @@ export function ItemsStep({ draft, onDraftChange, onDone }: ItemsStepProps) {
           return (
             <fieldset key={field.id} className="flex flex-col gap-3 rounded-xl border border-slate-200 p-4">
               <RowHeader title={`Item ${index + 1}`} onRemove={() => remove(index)} canRemove />
-              <TextField id={`${id}-name`} label="Item Name" invalid={Boolean(rowErrors?.name)} {...register(`items.${index}.name`)} />
-              <TextField id={`${id}-category`} label="Category" invalid={Boolean(rowErrors?.category)} {...register(`items.${index}.category`)} />
+              <TextField
+                id={`${id}-name`}
+                label="Item Name"
+                maxLength={MAX_TEXT_LENGTH}
+                invalid={Boolean(rowErrors?.name)}
+                error={ownMessage(rowErrors?.name)}
+                {...register(`items.${index}.name`)}
+              />
+              <TextField
+                id={`${id}-category`}
+                label="Category"
+                maxLength={MAX_TEXT_LENGTH}
+                invalid={Boolean(rowErrors?.category)}
+                error={ownMessage(rowErrors?.category)}
+                {...register(`items.${index}.category`)}
+              />
               <div className="grid grid-cols-2 gap-3">
                 <TextField
                   id={`${id}-minimum-threshold`}

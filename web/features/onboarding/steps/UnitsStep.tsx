@@ -2,6 +2,7 @@
 import { useFieldArray, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { Plus } from 'lucide-react';
+import { MAX_TEXT_LENGTH } from '../../../../common/contracts/fields';
 import type { UnitsStepBody } from '../../../../common/contracts/onboarding';
 import { Button } from '../../../components/ui/Button';
 import { FormAlert } from '../../../components/ui/FormAlert';
@@ -10,7 +11,7 @@ import { useCompleteSetup } from '../api/complete-setup';
 import { RowHeader } from '../components/RowHeader';
 import { StepActions } from '../components/StepActions';
 import { StepCard } from '../components/StepCard';
-import { emptyUnit, hasMissingRequiredField, REQUIRED_FIELDS_MESSAGE, unitsDraft, unitsForm, type UnitsDraft } from '../forms';
+import { emptyUnit, hasMissingRequiredField, ownMessage, REQUIRED_FIELDS_MESSAGE, unitsDraft, unitsForm, type UnitsDraft } from '../forms';
 import { useDraftAutosave } from '../use-draft-autosave';
 
 interface UnitsStepProps {
@@ -52,12 +53,21 @@ export function UnitsStep({ draft, onDraftChange, garageName, onDone }: UnitsSte
           return (
             <fieldset key={field.id} className="flex flex-col gap-3 rounded-xl border border-slate-200 p-4">
               <RowHeader title={`Property ${index + 1}`} onRemove={() => remove(index)} canRemove={fields.length > 1} />
-              <TextField id={`${id}-name`} label="Property Name" invalid={Boolean(rowErrors?.name)} {...register(`units.${index}.name`)} />
+              <TextField
+                id={`${id}-name`}
+                label="Property Name"
+                maxLength={MAX_TEXT_LENGTH}
+                invalid={Boolean(rowErrors?.name)}
+                error={ownMessage(rowErrors?.name)}
+                {...register(`units.${index}.name`)}
+              />
               <TextField
                 id={`${id}-address`}
                 label="Address"
                 autoComplete="street-address"
+                maxLength={MAX_TEXT_LENGTH}
                 invalid={Boolean(rowErrors?.address)}
+                error={ownMessage(rowErrors?.address)}
                 {...register(`units.${index}.address`)}
               />
             </fieldset>

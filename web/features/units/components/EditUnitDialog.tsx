@@ -5,6 +5,7 @@
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { MAX_TEXT_LENGTH } from '../../../../common/contracts/fields';
 import type { Unit, UpdateUnitBody } from '../../../../common/contracts/stock';
 import { Button } from '../../../components/ui/Button';
 import { Dialog, DialogActions } from '../../../components/ui/Dialog';
@@ -13,9 +14,10 @@ import { LoadError } from '../../../components/ui/LoadError';
 import { SelectField } from '../../../components/ui/SelectField';
 import { Spinner } from '../../../components/ui/Spinner';
 import { TextField } from '../../../components/ui/TextField';
+import { errorMessages } from '../../../lib/form-errors';
 import { useGarages } from '../../../lib/queries/get-garages';
 import { useUpdateUnit } from '../api/update-unit';
-import { editUnitForm, errorMessages, garageOptionLabel, type EditUnitDraft } from '../unit-forms';
+import { editUnitForm, garageOptionLabel, type EditUnitDraft } from '../unit-forms';
 
 interface EditUnitFormProps {
   unit: Unit;
@@ -62,8 +64,15 @@ function EditUnitForm({ unit, focusGarage, onClose }: EditUnitFormProps) {
       {messages.map((message) => (
         <FormAlert key={message} message={message} />
       ))}
-      <TextField id={`${id}-name`} label="Unit Name" invalid={Boolean(errors.name)} {...register('name')} />
-      <TextField id={`${id}-address`} label="Address" autoComplete="street-address" invalid={Boolean(errors.address)} {...register('address')} />
+      <TextField id={`${id}-name`} label="Unit Name" maxLength={MAX_TEXT_LENGTH} invalid={Boolean(errors.name)} {...register('name')} />
+      <TextField
+        id={`${id}-address`}
+        label="Address"
+        autoComplete="street-address"
+        maxLength={MAX_TEXT_LENGTH}
+        invalid={Boolean(errors.address)}
+        {...register('address')}
+      />
       {garagePicker}
       <DialogActions>
         <Button variant="secondary" onClick={onClose}>

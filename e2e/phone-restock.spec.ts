@@ -1,0 +1,191 @@
+/**
+ * The storage room on a phone (390 × 844): restock by quantity, quick taps on plus and minus that
+ * add up to one request each, Undo in the toast, a stock row that holds stock asking before it is
+ * removed, Add Manually from the garage, and a garage that holds stock and a property refused with
+ * what it holds
+ * (docs/product.md "Screens: Unit detail", "Screens: Garages"). Then, on the demo data, how many
+ * taps and seconds it takes to restock two items of a property from the dashboard's first alert.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { expect, test, type Page } from '@playwright/test';
+import { onboardedOperator, signInThroughPage } from './fixtures/account';
+import { freePort, startServer } from './fixtures/server';
+import { startSmtpSink } from './fixtures/smtp-sink';
+
+const run = promisify(execFile);
+
+test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+
+/** The bodies of the requests the page sends to API paths ending with `suffix`, in order. */
+function recordRequests(page: Page, suffix: string): unknown[] {
+  const bodies: unknown[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname.endsWith(suffix)) bodies.push(request.postDataJSON());
+  });
+  return bodies;
+}
+
+test('restock by quantity, quick taps, undo, a remove that asks, and a garage delete refused', async ({ page }) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-phone-'));
+  const smtp = await startSmtpSink();
+  const server = await startServer(await freePort(), { DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
+  const { url } = server;
+  try {
+    await onboardedOperator(page, url, smtp, 'phone@example.com');
+    const [main] = (await (await page.request.get(`${url}/api/garages`)).json()) as { id: string }[];
+    const [towel] = (await (await page.request.get(`${url}/api/items`)).json()) as { id: string }[];
+    const [unit] = (await (await page.request.get(`${url}/api/units`)).json()) as { id: string }[];
+    const put = await page.request.put(`${url}/api/garages/${main!.id}/inventory`, { data: { inventory: [{ item_id: towel!.id, quantity: 20 }] } });
+    expect(put.ok()).toBe(true);
+    const transfers = recordRequests(page, '/transfer');
+    const uses = recordRequests(page, '/consume');
+    const unitQuantity = async () =>
+      ((await (await page.request.get(`${url}/api/units/${unit!.id}`)).json()) as { inventory: { quantity: number }[] }).inventory[0]!.quantity;
+
+    await page.goto(`${url}/unit/${unit!.id}`);
+    const row = page.getByTestId('unit-stock-row').filter({ hasText: 'Bath Towel' });
+    const count = row.getByRole('group', { name: 'Stock of Bath Towel' });
+    await expect(count).toHaveText('0');
+
+    // Restock by quantity: 3 typed on the number pad, one transfer.
+    const quantity = row.getByLabel('Quantity of Bath Towel to move from Main Storage');
+    await expect(quantity).toHaveAttribute('inputmode', 'numeric');
+    await quantity.fill('1.5');
+    await row.getByRole('button', { name: 'Restock', exact: true }).click();
+    await expect(row.getByRole('alert')).toHaveText('Quantity must be a whole number');
+    await quantity.fill('3');
+    await row.getByRole('button', { name: 'Restock', exact: true }).click();
+    await expect(page.getByText('3 Bath Towel moved from Main Storage')).toBeVisible();
+    await expect(count).toHaveText('3');
+    await expect(row).toContainText('17 in garage');
+
+    // Five quick taps on plus: all shown at once, sent as one transfer of 5.
+    const plus = row.getByRole('button', { name: 'Increase Bath Towel' });
+    for (let i = 0; i < 5; i++) await plus.click({ delay: 0 });
+    await expect(count).toHaveText('8');
+    await expect(page.getByText('5 Bath Towel moved from Main Storage')).toBeVisible();
+    await expect(row).toContainText('12 in garage');
+    expect(transfers).toEqual([{ quantity: 3 }, { quantity: 5 }]);
+    expect(await unitQuantity()).toBe(8);
+
+    // Undo the five: a reverse transfer, back to 3 here and 17 in the garage.
+    await page.getByRole('status').filter({ hasText: '5 Bath Towel moved from Main Storage' }).getByRole('button', { name: 'Undo' }).click();
+    await expect(page.getByText('Change undone')).toBeVisible();
+    await expect(count).toHaveText('3');
+    await expect(row).toContainText('17 in garage');
+    expect(await unitQuantity()).toBe(3);
+
+    // Two quick taps on minus: one use of 2.
+    const minus = row.getByRole('button', { name: 'Decrease Bath Towel' });
+    await minus.click({ delay: 0 });
+    await minus.click({ delay: 0 });
+    await expect(count).toHaveText('1');
+    await expect(page.getByText('2 Bath Towel used')).toBeVisible();
+    expect(uses).toEqual([{ quantity: 2 }]);
+    expect(await unitQuantity()).toBe(1);
+
+    // Fill to the minimum of 4 from the garage, in one tap.
+    await row.getByRole('button', { name: 'Fill to 4 Bath Towel' }).click();
+    await expect(page.getByText('Restocked to minimum: 3 Bath Towel')).toBeVisible();
+    await expect(count).toHaveText('4');
+
+    // Removing a row that holds stock asks first.
+    await row.getByRole('button', { name: 'Remove Bath Towel' }).click();
+    const ask = page.getByRole('dialog', { name: 'Remove Bath Towel' });
+    await expect(ask).toContainText('Beach House holds 4 Bath Towel');
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await expect(count).toHaveText('4');
+
+    // Add Manually from the garage, of an item the property does not hold yet: a transfer.
+    const soap = await page.request.post(`${url}/api/items`, { data: { name: 'Hand Soap', category: 'Bath', minimum_threshold: 1 } });
+    expect(soap.ok()).toBe(true);
+    const soapId = ((await soap.json()) as { id: string }).id;
+    const stocked = await page.request.put(`${url}/api/garages/${main!.id}/inventory`, {
+      data: { inventory: [{ item_id: towel!.id, quantity: 14 }, { item_id: soapId, quantity: 5 }] },
+    });
+    expect(stocked.ok()).toBe(true);
+    await page.reload();
+    await page.getByRole('button', { name: 'Add Manually' }).click();
+    const add = page.getByRole('dialog', { name: 'Add Manually' });
+    await expect(add.getByLabel('From Main Storage')).toBeChecked();
+    await add.getByLabel('Select Item').selectOption({ label: 'Hand Soap' });
+    await expect(add.getByTestId('garage-holds')).toHaveText('Main Storage has 5');
+    await add.getByLabel('Quantity').fill('2');
+    await add.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect(page.getByText('2 Hand Soap moved from Main Storage')).toBeVisible();
+    const soapRow = page.getByTestId('unit-stock-row').filter({ hasText: 'Hand Soap' });
+    await expect(soapRow.getByRole('group', { name: 'Stock of Hand Soap' })).toHaveText('2');
+    await expect(soapRow).toContainText('3 in garage');
+
+    // A garage that holds stock and a property is not deleted; the dialog says what it holds.
+    const annex = await page.request.post(`${url}/api/garages`, { data: { name: 'Annex', address: '5 Side Street', inventory: [] } });
+    expect(annex.ok()).toBe(true);
+    await page.goto(`${url}/garages`);
+    await page.getByRole('button', { name: 'Delete Main Storage' }).click();
+    const confirm = page.getByRole('dialog', { name: 'Confirm Delete' });
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(confirm.getByRole('alert')).toHaveText('Main Storage still holds 2 stock rows and 1 property: move or remove them first');
+    await confirm.getByRole('button', { name: 'OK' }).click();
+    await expect(page.getByTestId('garage-card').filter({ hasText: 'Main Storage' })).toContainText('14');
+  } finally {
+    await server.stop();
+    await smtp.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+test('restocking two items of a property from the dashboard’s first alert, on the demo data', async ({ page }) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-phone-demo-'));
+  try {
+    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' };
+    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/seed-demo.ts'], { env, timeout: 120_000 });
+    const email = stdout.match(/email:\s+(\S+)/)![1]!;
+    const password = stdout.match(/password:\s+(\S+)/)![1]!;
+    const server = await startServer(await freePort(), { DATA_DIR: dataDir });
+    try {
+      await signInThroughPage(page, server.url, email, password);
+      const alerts = page.getByTestId('unit-alerts');
+      const first = alerts.getByRole('button').filter({ hasText: / is (low|critical) in / }).first();
+      await expect(first).toBeVisible();
+
+      let taps = 0;
+      const started = Date.now();
+      await first.click();
+      taps++;
+      await expect(page).toHaveURL(/\/unit\//);
+      const fill = /^Fill to \d+/;
+      await expect(page.getByRole('button', { name: fill }).first()).toBeVisible();
+      const rows = page.getByTestId('unit-stock-row');
+      const names = await Promise.all(
+        (await rows.filter({ has: page.getByRole('button', { name: fill }) }).all()).map(async (row) => (await row.locator('p').first().textContent())!),
+      );
+      expect(names.length).toBeGreaterThan(0);
+      const restocked: string[] = [];
+      for (const item of names) {
+        if (restocked.length === 2) break;
+        const row = rows.filter({ has: page.getByText(item, { exact: true }) });
+        await row.getByRole('button', { name: fill }).click();
+        taps++;
+        // What moved, or what the garage could not cover: an item the garage has none of is not restocked.
+        const told = page.getByRole('status').filter({ hasText: item });
+        await expect(told).toBeVisible();
+        if (!/garage has 0\)/.test((await told.textContent()) ?? '')) restocked.push(item);
+      }
+      const seconds = (Date.now() - started) / 1000;
+      expect(restocked).toHaveLength(2);
+      expect(taps).toBeLessThanOrEqual(6);
+      console.log(
+        `phone restock from the first alert: ${taps} taps, no typing, ${seconds.toFixed(1)} s ` +
+          `(${restocked.join(', ')}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`,
+      );
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});

@@ -1,0 +1,37 @@
+/**
+ * POST /api/units/:id/restock-to-minimum — "Restock to minimum" for the whole unit, or one row
+ * (`itemId`): every row below its item's minimum threshold gets what it lacks from the garage, as
+ * far as the garage holds; the toast says what moved and what the garage could not cover.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import toast from 'react-hot-toast';
+import { restockToMinimumResult, type RestockToMinimumResult } from '../../../../common/contracts/stock';
+import { actionErrorMessage } from '../../../lib/api-error';
+import { apiFetch } from '../../../lib/api-fetch';
+import { invalidateStock } from '../../../lib/stock-cache';
+import { restockToMinimumMessage } from '../stock-messages';
+import { useStockChangeToast } from './reverse-stock-changes';
+
+/** Fills the rows. @throws ApiError, 404; CONFLICT 'No garage assigned to this unit' */
+export function restockToMinimum({ unitId, itemId }: { unitId: string; itemId?: string }): Promise<RestockToMinimumResult> {
+  return apiFetch(`/api/units/${encodeURIComponent(unitId)}/restock-to-minimum`, {
+    method: 'POST',
+    body: itemId ? { item_id: itemId } : {},
+    schema: restockToMinimumResult,
+  });
+}
+
+/** The Restock to minimum mutation; the unit is read again, since several rows may have changed. */
+export function useRestockToMinimum() {
+  const queryClient = useQueryClient();
+  const toastChange = useStockChangeToast();
+  return useMutation({
+    mutationFn: restockToMinimum,
+    onSuccess: async (result, { unitId }) => {
+      const message = restockToMinimumMessage(result);
+      toastChange(message.text, unitId, result.movement_ids, message.short);
+      await invalidateStock(queryClient);
+    },
+    onError: (error) => toast.error(actionErrorMessage(error, 'Failed to update quantity')),
+  });
+}

@@ -1,0 +1,49 @@
+/**
+ * POST /api/units/:id/inventory/:itemId/transfer — n moved from the unit's garage in one transfer:
+ * plus taps sent together, restock by quantity, and Add Manually from the garage (which opens the
+ * row of an item the unit does not hold yet). Refused whole: 'Not enough stock available in
+ * garage', 'No garage assigned to this unit'.
+ */
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import toast from 'react-hot-toast';
+import { stockMoveResult, type StockMoveResult } from '../../../../common/contracts/stock';
+import { actionErrorMessage } from '../../../lib/api-error';
+import { apiFetch } from '../../../lib/api-fetch';
+import { movedFromGarage } from '../stock-messages';
+import { recordStockChange } from '../unit-stock';
+import { useStockChangeToast } from './reverse-stock-changes';
+
+export interface TransferUnitStockVariables {
+  unitId: string;
+  itemId: string;
+  quantity: number;
+  /** For the toast: '3 Bath Towel moved from Main Storage'. */
+  itemName: string;
+  garageName: string;
+  /** The page is being left: the request must outlive it. */
+  keepalive?: boolean;
+}
+
+/** Moves the stock. @throws ApiError, 404; CONFLICT when the garage holds less or the unit has none */
+export function transferUnitStock({ unitId, itemId, quantity, keepalive }: TransferUnitStockVariables): Promise<StockMoveResult> {
+  return apiFetch(`/api/units/${encodeURIComponent(unitId)}/inventory/${encodeURIComponent(itemId)}/transfer`, {
+    method: 'POST',
+    body: { quantity },
+    schema: stockMoveResult,
+    keepalive,
+  });
+}
+
+/** The transfer mutation: the page shows the server's numbers, and the toast offers Undo. */
+export function useTransferUnitStock() {
+  const queryClient = useQueryClient();
+  const toastChange = useStockChangeToast();
+  return useMutation({
+    mutationFn: transferUnitStock,
+    onSuccess: async (result, v) => {
+      toastChange(movedFromGarage(v.quantity, v.itemName, v.garageName), v.unitId, result.movement_ids);
+      await recordStockChange(queryClient, v.unitId, v.itemId, result);
+    },
+    onError: (error) => toast.error(actionErrorMessage(error, 'Failed to update quantity')),
+  });
+}
