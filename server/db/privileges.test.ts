@@ -39,6 +39,7 @@ const decisions: Record<string, Decision> = {
   unit_usage_daily: 'tenant',
   garage_usage_daily: 'tenant',
   garage_usage_weekly: 'tenant',
+  unit_alert_counts: 'tenant',
   subscriptions: 'tenant',
   provider_credentials: 'tenant',
   subscription_tiers: 'reference',

@@ -1,25 +1,25 @@
 /**
  * The stock rules in SQL, one home for each (docs/product.md "Stock movements and statuses"):
- * the status of a stock row, usage, the garage chart's buckets, the ledger invariant. Built from the constants of
- * common/contracts/stock.ts, whose `stockStatus` is the TypeScript form of the same rule
- * (rules.test.ts checks they agree on every boundary). Constants are written into the SQL text,
- * not sent as parameters, so the predicates match the partial alert indexes
- * (`quantity <= item_threshold`, ordered by `quantity <= 0`, migration 0004).
+ * the status of a stock row, usage, the garage chart's buckets, the ledger invariant.
+ *
+ * The status of a stock row is defined once, by the SQL functions `stock_is_critical`,
+ * `stock_in_alert` and `stock_status` (migration 0015), which the helpers below call and the
+ * triggers that keep the Dashboard's counts use (docs/decisions/021-dashboard-alert-counts.md).
+ * PostgreSQL inlines them into the calling query, so their predicates still match the partial
+ * alert indexes (`quantity <= item_threshold`, ordered by `quantity <= 0`, migration 0004).
+ * `stockStatus` of common/contracts/stock.ts is the TypeScript form of the same rule
+ * (rules.test.ts checks they agree on every boundary).
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { CRITICAL_AT_OR_BELOW } from '../../../common/contracts/stock';
-
-const critical = sql.raw(String(CRITICAL_AT_OR_BELOW));
 
 /** SQL: true when a row of `quantity` is critical. */
-export const isCriticalSql = (quantity: SQL): SQL => sql`${quantity} <= ${critical}`;
+export const isCriticalSql = (quantity: SQL): SQL => sql`stock_is_critical(${quantity})`;
 
 /** SQL: true when a row is in alert, low or critical (what the dashboard lists and counts). */
-export const inAlertSql = (quantity: SQL, threshold: SQL): SQL => sql`${quantity} <= ${threshold}`;
+export const inAlertSql = (quantity: SQL, threshold: SQL): SQL => sql`stock_in_alert(${quantity}, ${threshold})`;
 
 /** SQL: the status of a row, 'critical' | 'low' | 'sufficient', as `stockStatus` derives it. */
-export const stockStatusSql = (quantity: SQL, threshold: SQL): SQL =>
-  sql`case when ${isCriticalSql(quantity)} then 'critical' when ${inAlertSql(quantity, threshold)} then 'low' else 'sufficient' end`;
+export const stockStatusSql = (quantity: SQL, threshold: SQL): SQL => sql`stock_status(${quantity}, ${threshold})`;
 
 /**
  * SQL: true when a ledger row aliased `l` is usage (docs/product.md "Reports"): stock that left a
