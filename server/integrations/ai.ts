@@ -3,7 +3,7 @@
  * `openai` SDK. Every AI call goes through the server, so the key never reaches the browser.
  * `baseUrl` points the SDK at any OpenAI-compatible API (tests use a fake on loopback).
  */
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 
 export interface AiOptions {
   apiKey: string | undefined;
@@ -26,7 +26,7 @@ export interface AiProvider {
 /** Creates the provider, or null when no API key is configured (AI features off). */
 export function createAi(opts: AiOptions): AiProvider | null {
   if (!opts.apiKey) return null;
-  const client = new OpenAI({
+  const options = {
     apiKey: opts.apiKey,
     baseURL: opts.baseUrl,
     timeout: opts.timeoutMs,
@@ -36,9 +36,13 @@ export function createAi(opts: AiOptions): AiProvider | null {
     organization: null,
     project: null,
     webhookSecret: null,
-  });
+  };
+  // The SDK is loaded with the first call: a server without a key never holds it in memory.
+  let sdk: Promise<OpenAI> | undefined;
+  const connect = () => (sdk ??= import('openai').then(({ default: OpenAI }) => new OpenAI(options)));
   return {
     async writeNarrative({ system, user }) {
+      const client = await connect();
       const completion = await client.chat.completions.create({
         model: opts.reportModel,
         messages: [

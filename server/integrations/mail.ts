@@ -3,7 +3,7 @@
  * URL every message, links included, is written to the server log instead, so a fresh install works
  * end to end.
  */
-import nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 
 export interface MailMessage {
   to: string;
@@ -30,10 +30,13 @@ export function createMailer(opts: { smtpUrl?: string; from: string; log: Logger
       },
     };
   }
-  const transport = nodemailer.createTransport(opts.smtpUrl);
+  const smtpUrl = opts.smtpUrl;
+  // nodemailer is loaded with the first email: a server without SMTP never holds it in memory.
+  let transport: Promise<Transporter> | undefined;
   return {
     async send(message) {
-      await transport.sendMail({ from: opts.from, ...message });
+      transport ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport(smtpUrl));
+      await (await transport).sendMail({ from: opts.from, ...message });
     },
   };
 }
