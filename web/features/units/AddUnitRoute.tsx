@@ -20,6 +20,7 @@ import { LoadError } from '../../components/ui/LoadError';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { PageSpinner } from '../../components/ui/PageSpinner';
 import { SelectField } from '../../components/ui/SelectField';
+import { AddressField } from '../../components/ui/AddressField';
 import { TextField } from '../../components/ui/TextField';
 import { errorMessages } from '../../lib/form-errors';
 import { parseNumber } from '../../lib/number-text';
@@ -76,11 +77,8 @@ function AddUnitForm({ garages, items }: { garages: Garage[]; items: Item[] }) {
           <FormAlert key={message} message={message} />
         ))}
         <TextField id={`${id}-name`} label="Unit Name" maxLength={MAX_TEXT_LENGTH} invalid={Boolean(errors.name)} {...register('name')} />
-        <TextField
+        <AddressField
           id={`${id}-address`}
-          label="Address"
-          autoComplete="street-address"
-          maxLength={MAX_TEXT_LENGTH}
           invalid={Boolean(errors.address)}
           {...register('address')}
         />

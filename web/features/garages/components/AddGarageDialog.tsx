@@ -11,6 +11,7 @@ import { WithItems } from '../../../components/stock-rows/WithItems';
 import { Button } from '../../../components/ui/Button';
 import { Dialog, DialogActions } from '../../../components/ui/Dialog';
 import { FormAlert } from '../../../components/ui/FormAlert';
+import { AddressField } from '../../../components/ui/AddressField';
 import { TextField } from '../../../components/ui/TextField';
 import { errorMessages } from '../../../lib/form-errors';
 import { useCreateGarage } from '../api/create-garage';
@@ -35,11 +36,8 @@ function AddGarageForm({ onClose }: { onClose: () => void }) {
         <FormAlert key={message} message={message} />
       ))}
       <TextField id={`${id}-name`} label="Garage Name" maxLength={MAX_TEXT_LENGTH} invalid={Boolean(errors.name)} {...register('name')} />
-      <TextField
+      <AddressField
         id={`${id}-address`}
-        label="Address"
-        autoComplete="street-address"
-        maxLength={MAX_TEXT_LENGTH}
         invalid={Boolean(errors.address)}
         {...register('address')}
       />

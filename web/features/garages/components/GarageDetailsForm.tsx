@@ -6,6 +6,7 @@ import { MAX_TEXT_LENGTH } from '../../../../common/contracts/fields';
 import type { Garage, UpdateGarageBody } from '../../../../common/contracts/stock';
 import { Button } from '../../../components/ui/Button';
 import { FormAlert } from '../../../components/ui/FormAlert';
+import { AddressField } from '../../../components/ui/AddressField';
 import { TextField } from '../../../components/ui/TextField';
 import { errorMessages } from '../../../lib/form-errors';
 import { useUpdateGarage } from '../api/update-garage';
@@ -36,11 +37,8 @@ export function GarageDetailsForm({ garage, onDone }: GarageDetailsFormProps) {
         <FormAlert key={message} message={message} />
       ))}
       <TextField id={`${id}-name`} label="Garage Name" autoFocus maxLength={MAX_TEXT_LENGTH} invalid={Boolean(errors.name)} {...register('name')} />
-      <TextField
+      <AddressField
         id={`${id}-address`}
-        label="Address"
-        autoComplete="street-address"
-        maxLength={MAX_TEXT_LENGTH}
         invalid={Boolean(errors.address)}
         {...register('address')}
       />

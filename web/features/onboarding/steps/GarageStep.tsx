@@ -4,6 +4,7 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { MAX_TEXT_LENGTH } from '../../../../common/contracts/fields';
 import type { GarageStepBody } from '../../../../common/contracts/onboarding';
 import { FormAlert } from '../../../components/ui/FormAlert';
+import { AddressField } from '../../../components/ui/AddressField';
 import { TextField } from '../../../components/ui/TextField';
 import { useSaveGarage } from '../api/save-garage';
 import { StepActions } from '../components/StepActions';
@@ -44,11 +45,8 @@ export function GarageStep({ draft, onDraftChange, onDone }: GarageStepProps) {
           error={ownMessage(errors.name)}
           {...register('name')}
         />
-        <TextField
+        <AddressField
           id="garage-address"
-          label="Address"
-          autoComplete="street-address"
-          maxLength={MAX_TEXT_LENGTH}
           invalid={Boolean(errors.address)}
           error={ownMessage(errors.address)}
           {...register('address')}

@@ -6,6 +6,7 @@ import { MAX_TEXT_LENGTH } from '../../../../common/contracts/fields';
 import type { UnitsStepBody } from '../../../../common/contracts/onboarding';
 import { Button } from '../../../components/ui/Button';
 import { FormAlert } from '../../../components/ui/FormAlert';
+import { AddressField } from '../../../components/ui/AddressField';
 import { TextField } from '../../../components/ui/TextField';
 import { useCompleteSetup } from '../api/complete-setup';
 import { RowHeader } from '../components/RowHeader';
@@ -61,11 +62,8 @@ export function UnitsStep({ draft, onDraftChange, garageName, onDone }: UnitsSte
                 error={ownMessage(rowErrors?.name)}
                 {...register(`units.${index}.name`)}
               />
-              <TextField
+              <AddressField
                 id={`${id}-address`}
-                label="Address"
-                autoComplete="street-address"
-                maxLength={MAX_TEXT_LENGTH}
                 invalid={Boolean(rowErrors?.address)}
                 error={ownMessage(rowErrors?.address)}
                 {...register(`units.${index}.address`)}

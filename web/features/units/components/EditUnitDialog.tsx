@@ -13,6 +13,7 @@ import { FormAlert } from '../../../components/ui/FormAlert';
 import { LoadError } from '../../../components/ui/LoadError';
 import { SelectField } from '../../../components/ui/SelectField';
 import { Spinner } from '../../../components/ui/Spinner';
+import { AddressField } from '../../../components/ui/AddressField';
 import { TextField } from '../../../components/ui/TextField';
 import { errorMessages } from '../../../lib/form-errors';
 import { useGarages } from '../../../lib/queries/get-garages';
@@ -65,11 +66,8 @@ function EditUnitForm({ unit, focusGarage, onClose }: EditUnitFormProps) {
         <FormAlert key={message} message={message} />
       ))}
       <TextField id={`${id}-name`} label="Unit Name" maxLength={MAX_TEXT_LENGTH} invalid={Boolean(errors.name)} {...register('name')} />
-      <TextField
+      <AddressField
         id={`${id}-address`}
-        label="Address"
-        autoComplete="street-address"
-        maxLength={MAX_TEXT_LENGTH}
         invalid={Boolean(errors.address)}
         {...register('address')}
       />
