@@ -27,6 +27,10 @@ export const errorStatus = {
   /** The database is unreachable or the write kept conflicting: nothing was changed, try again (Retry-After). */
   UNAVAILABLE: 503,
   PROVIDER_ERROR: 502,
+  /** The photo scanner has no AI key on this server (decision 035). */
+  SCANNER_NOT_CONFIGURED: 503,
+  /** The photo holds none of the company's items as the model saw it (decision 035). */
+  NOTHING_DETECTED: 422,
   INTERNAL: 500,
 } as const;
 

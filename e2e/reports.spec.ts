@@ -5,17 +5,15 @@
  * is configured, so the text is the computed summary); one CSV downloaded and compared with what
  * the API answers for the same request; the phone's switch between reports and chat.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { expect, test, type Page } from '@playwright/test';
 import { reportTypeLabels, reportTypes } from '../common/contracts/reports';
 import { signInThroughPage } from './fixtures/account';
+import { seedDemo } from './fixtures/demo';
 import { freePort, startServer } from './fixtures/server';
 
-const run = promisify(execFile);
 
 /** `date` as YYYY-MM-DD in this machine's zone, which the browser shares. */
 function localDay(date: Date): string {
@@ -112,11 +110,7 @@ async function checkAssistant(page: Page, url: string): Promise<void> {
 test('reports on the demo data: charts, custom range, the six assistant reports and a CSV download', async ({ page }) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-reports-'));
   try {
-    // The demo goes into this test's embedded database, whatever the environment points at.
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' };
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/seed-demo.ts'], { env, timeout: 120_000 });
-    const email = stdout.match(/email:\s+(\S+)/)![1]!;
-    const password = stdout.match(/password:\s+(\S+)/)![1]!;
+    const { email, password } = await seedDemo(dataDir);
     // No language model: the assistant answers with its computed summary.
     const server = await startServer(await freePort(), { DATA_DIR: dataDir, OPENAI_API_KEY: '' });
     try {

@@ -4,17 +4,15 @@
  * it (two quick minus taps are one use of 2); the dashboard shows the alerts and activity those actions caused. Then the demo data
  * (`npm run seed:demo`) gives the demo operator a full dashboard.
  */
-import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { promisify } from 'node:util';
 import { expect, test } from '@playwright/test';
 import { onboardedOperator, signInThroughPage } from './fixtures/account';
+import { seedDemo } from './fixtures/demo';
 import { freePort, startServer } from './fixtures/server';
 import { startSmtpSink } from './fixtures/smtp-sink';
 
-const run = promisify(execFile);
 
 test('items, storage, a property, plus and minus, and the dashboard', async ({ page }) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-stock-'));
@@ -96,11 +94,7 @@ test('items, storage, a property, plus and minus, and the dashboard', async ({ p
 test('the demo operator sees a full dashboard', async ({ page }) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-demo-'));
   try {
-    // The demo goes into this test's embedded database, whatever the environment points at.
-    const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' };
-    const { stdout } = await run(process.execPath, ['--import', 'tsx', 'scripts/seed-demo.ts'], { env, timeout: 120_000 });
-    const email = stdout.match(/email:\s+(\S+)/)![1]!;
-    const password = stdout.match(/password:\s+(\S+)/)![1]!;
+    const { email, password } = await seedDemo(dataDir);
     const server = await startServer(await freePort(), { DATA_DIR: dataDir });
     try {
       await signInThroughPage(page, server.url, email, password);

@@ -89,6 +89,15 @@ test('subscription: trial, plan limit, expired trial, active plan (embedded data
     await expect(page.getByTestId('current-plan-text')).toHaveText('Trial Period - 14 days remaining');
     await expect(page.getByTestId('plan-badge')).toContainText('Trial Period');
     await expect(page.getByTestId('trial-pill')).toContainText('Trial: 14 days left');
+    // The pill is part of the page, not floating over it, and can be hidden for the session; the
+    // plan badge keeps the way to subscribe.
+    await expect(page.getByTestId('trial-pill')).not.toHaveCSS('position', 'fixed');
+    await page.getByRole('button', { name: 'Hide the trial reminder' }).click();
+    await expect(page.getByTestId('trial-pill')).toHaveCount(0);
+    await page.reload();
+    await expect(page.getByTestId('plan-badge')).toContainText('Trial Period');
+    await expect(page.getByTestId('trial-pill')).toHaveCount(0);
+    await expect(page.getByTestId('plan-badge').getByRole('link', { name: 'Subscribe' })).toHaveAttribute('href', '/subscription');
     await expect(page.getByTestId('usage-units')).toContainText('1 of 50');
     await expect(page.getByTestId('usage-garages')).toContainText('1 of 5');
 
@@ -103,9 +112,8 @@ test('subscription: trial, plan limit, expired trial, active plan (embedded data
     await expect(card(page, 'Enterprise')).toContainText('Unlimited garages');
     await expect(card(page, 'Enterprise')).toContainText('Up to 50 users');
     await expect(card(page, 'Starter').getByRole('list', { name: 'Features' })).toContainText('AI report assistant (not included)');
-    // Not built yet, so not sold.
-    await expect(page.getByRole('main')).not.toContainText('AI photo scanner');
-    await expect(page.getByRole('main')).not.toContainText('Listing import');
+    await expect(card(page, 'Professional').getByRole('list', { name: 'Features' })).toContainText('AI photo scanner (included)');
+    await expect(card(page, 'Starter').getByRole('list', { name: 'Features' })).toContainText('Listing import (not included)');
     await expect(card(page, 'Enterprise').getByRole('list', { name: 'Features' })).toContainText('Priority support (included)');
     // During the trial no plan is the current one.
     await expect(page.getByRole('button', { name: 'Subscribe' })).toHaveCount(3);

@@ -16,14 +16,17 @@ import { setTenantPlan, setTrialEnd } from './modules/billing/operator';
 import type { Database } from './db/client';
 import { api, APP_URL, backends, createTestApp, openTestDatabase, signUpAndSignIn, TEST_APP_SECRET, type TestApp } from './test/harness';
 import { stockTenant, type StockTenant } from './test/stock-fixtures';
+import type { Role } from '../common/contracts/session';
+import { isAtLeast, roleOrder } from '../common/permissions';
 
 const member = { role: 'member', gate: 'trial' } as const;
 const admin = { role: 'admin', gate: 'trial' } as const;
 const ungated = { role: 'member', gate: 'none' } as const;
+const setup = { role: 'admin', gate: 'none' } as const;
 
 /**
- * Who may call each route, as the handlers decided before the declarations (docs/product.md
- * "Roles", "Screens: Expired-trial gate"); the API document's own routes are all public.
+ * Who may call each route (docs/product.md "Roles", "Screens: Expired-trial gate", the matrix of
+ * common/permissions.ts); the API document's own routes are all public.
  */
 const reviewed: Record<string, RouteAccess> = {
   'GET /api/health': 'public',
@@ -35,9 +38,10 @@ const reviewed: Record<string, RouteAccess> = {
   'GET /api/onboarding/status': 'session',
   'POST /api/onboarding/company': 'session',
   'GET /api/subscription/tiers': 'session',
-  'POST /api/onboarding/items': ungated,
-  'POST /api/onboarding/garage': ungated,
-  'POST /api/onboarding/units': ungated,
+  'GET /api/onboarding/setup': setup,
+  'POST /api/onboarding/items': setup,
+  'POST /api/onboarding/garage': setup,
+  'POST /api/onboarding/units': setup,
   'GET /api/subscription/status': ungated,
   'GET /api/subscription/usage': ungated,
   'POST /api/subscription/checkout': { role: 'owner', gate: 'none' },
@@ -51,6 +55,7 @@ const reviewed: Record<string, RouteAccess> = {
   'POST /api/garages': admin,
   'PATCH /api/garages/:id': admin,
   'PUT /api/garages/:id/inventory': member,
+  'POST /api/garages/:id/count': member,
   'DELETE /api/garages/:id': admin,
   'GET /api/units': member,
   'POST /api/units': admin,
@@ -64,9 +69,31 @@ const reviewed: Record<string, RouteAccess> = {
   'POST /api/units/:id/restock-to-minimum': member,
   'DELETE /api/units/:id/inventory/:itemId': member,
   'POST /api/units/:id/movements/reverse': member,
+  'POST /api/units/:id/count': member,
   'GET /api/reports/costs': { ...member, feature: 'cost_reports' },
   'GET /api/reports/status': { ...member, feature: 'cost_reports' },
   'POST /api/reports/assistant': { ...member, feature: 'ai_reports' },
+  'GET /api/scanner': member,
+  'POST /api/units/:id/scans': { ...member, feature: 'ai_scanner' },
+  'GET /api/scans/:id/photo': member,
+  'POST /api/scans/:id/apply': { ...member, feature: 'ai_scanner' },
+  'GET /api/users': member,
+  'PATCH /api/users/:id': admin,
+  'DELETE /api/users/:id': { role: 'admin', gate: 'none' },
+  'POST /api/invitations': admin,
+  'POST /api/invitations/:id/resend': admin,
+  'DELETE /api/invitations/:id': { role: 'admin', gate: 'none' },
+  'POST /api/invitations/preview': 'public',
+  'POST /api/invitations/accept': 'session',
+  'POST /api/invitations/join': 'public',
+  'GET /api/hostaway/connection': { ...admin, feature: 'listing_import' },
+  'PUT /api/hostaway/connection': { ...admin, feature: 'listing_import' },
+  'DELETE /api/hostaway/connection': { ...admin, feature: 'listing_import' },
+  'GET /api/hostaway/listings': { ...admin, feature: 'listing_import' },
+  'POST /api/hostaway/imports': { ...admin, feature: 'listing_import' },
+  'POST /api/hostaway/webhook-credentials': { ...admin, feature: 'listing_import' },
+  'POST /api/hostaway/webhook': 'public',
+  'GET /api/units/:id/stays': member,
 };
 
 const ROLE_REFUSED = { code: 'FORBIDDEN', message: 'Your role does not allow this action. Ask an administrator of your company.' };
@@ -206,6 +233,66 @@ describe.each(backends)('refusals by declared access on %s', (backend) => {
     expect((await api(t, s.cookie, 'POST', '/api/subscription/checkout', { tier_id: randomUUID(), interval: 'month' })).json().error.code).toBe(
       'BILLING_NOT_CONFIGURED',
     );
+  });
+
+  /**
+   * A valid request to each route that changes something, with ids of no record (an allowed call
+   * answers 404, or creates a record of its own). A new mutating route without an entry here
+   * fails the walk below.
+   */
+  const nobody = randomUUID();
+  const mutating: Record<string, () => unknown> = {
+    'POST /api/onboarding/items': () => ({ items: [{ name: 'Walk Item', category: 'X' }] }),
+    'POST /api/onboarding/garage': () => ({ name: 'Walk Storage', address: 'X' }),
+    'POST /api/onboarding/units': () => ({ units: [{ name: 'Walk Unit', address: 'X' }] }),
+    'POST /api/subscription/checkout': () => ({ tier_id: nobody, interval: 'month' }),
+    'POST /api/subscription/portal': () => undefined,
+    'POST /api/items': () => ({ name: `Walk ${randomUUID()}`, category: 'X' }),
+    'PATCH /api/items/:id': () => ({ name: 'Walk', category: 'X' }),
+    'DELETE /api/items/:id': () => undefined,
+    'POST /api/garages': () => ({ name: `Walk ${randomUUID()}`, address: 'X' }),
+    'PATCH /api/garages/:id': () => ({ name: 'Walk', address: 'X' }),
+    'PUT /api/garages/:id/inventory': () => ({ inventory: [{ item_id: nobody, quantity: 1 }] }),
+    'DELETE /api/garages/:id': () => undefined,
+    'POST /api/units': () => ({ name: `Walk ${randomUUID()}`, address: 'X', garage_id: s.garageId }),
+    'PATCH /api/units/:id': () => ({ name: 'Walk', address: 'X', garage_id: null }),
+    'DELETE /api/units/:id': () => undefined,
+    'POST /api/units/:id/inventory': () => ({ item_id: nobody, quantity: 1 }),
+    'POST /api/units/:id/inventory/:itemId/consume': () => undefined,
+    'POST /api/units/:id/inventory/:itemId/restock': () => undefined,
+    'POST /api/units/:id/inventory/:itemId/transfer': () => ({ quantity: 1 }),
+    'POST /api/units/:id/restock-to-minimum': () => ({}),
+    'DELETE /api/units/:id/inventory/:itemId': () => undefined,
+    'POST /api/units/:id/movements/reverse': () => ({ movement_ids: [nobody] }),
+    'POST /api/reports/assistant': () => ({ type: 'summary', days: 7, limit: 25 }),
+    'POST /api/garages/:id/count': () => ({ lines: [{ item_id: nobody, expected: 0, counted: 1 }] }),
+    'POST /api/units/:id/count': () => ({ lines: [{ item_id: nobody, expected: 0, counted: 1 }] }),
+    'POST /api/units/:id/scans': () => undefined,
+    'POST /api/scans/:id/apply': () => ({ mode: 'restock', items: [{ item_id: nobody, quantity: 1 }] }),
+    'PUT /api/hostaway/connection': () => ({ client_id: '1', client_secret: 'walk' }),
+    'DELETE /api/hostaway/connection': () => undefined,
+    'POST /api/hostaway/imports': () => ({ garage_id: nobody, listings: [{ external_id: '1', name: 'Walk', address: 'X' }] }),
+    'POST /api/hostaway/webhook-credentials': () => undefined,
+    'PATCH /api/users/:id': () => ({ role: 'member' }),
+    'DELETE /api/users/:id': () => undefined,
+    'POST /api/invitations': () => ({ email: `walk-${randomUUID()}@example.com`, role: 'member' }),
+    'POST /api/invitations/:id/resend': () => undefined,
+    'DELETE /api/invitations/:id': () => undefined,
+  };
+
+  it('walks every mutating company route with every role: refused below its declared role, let through from it', async () => {
+    const cookies: Record<Role, string> = { member: memberCookie, admin: adminCookie, owner: s.cookie };
+    const routes = t.routes.filter((r) => r.method !== 'GET' && typeof r.access === 'object');
+    expect(routes.map((r) => `${r.method} ${r.url}`).filter((r) => !(r in mutating))).toEqual([]);
+    for (const { method, url, access } of routes) {
+      const route = `${method} ${url}`;
+      const least = (access as { role: Role }).role;
+      for (const role of roleOrder) {
+        const res = await api(t, cookies[role], method as 'POST', url.replaceAll(/:\w+/g, nobody), mutating[route]!());
+        const refused = res.statusCode === 403 && res.json().error.message === ROLE_REFUSED.message;
+        expect(refused, `${route} as ${role}: ${res.statusCode} ${res.body}`).toBe(!isAtLeast(role, least));
+      }
+    }
   });
 
   it('answers 402 on gated routes once the trial has expired, before the role and the plan feature', async () => {

@@ -8,7 +8,7 @@
  * 3. the expired-trial gate (SUBSCRIPTION_REQUIRED, 402) with `gate: 'trial'`, and then the plan's
  *    `feature` (FORBIDDEN, 403): docs/product.md "Screens: Expired-trial gate", "Plans, trial and
  *    limits";
- * 4. the least role (FORBIDDEN, 403): docs/product.md "Roles", the ordering in lib/roles.ts.
+ * 4. the least role (FORBIDDEN, 403): docs/product.md "Roles", the matrix in common/permissions.ts.
  *
  * Handlers read the result as `request.identity` ('session') or `request.who` (a tenant access)
  * and never resolve an identity or choose a gate themselves. The hook runs after the request's

@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -37,8 +37,16 @@ import { itemRoutes } from './modules/items/routes';
 import { onboardingRoutes } from './modules/onboarding/routes';
 import { assistantRoutes } from './modules/reports/assistant-routes';
 import { reportRoutes } from './modules/reports/routes';
+import { scanRoutes } from './modules/scans/routes';
 import { sessionRoutes } from './modules/session/routes';
+import { teamRoutes } from './modules/team/routes';
 import { unitRoutes } from './modules/units/routes';
+import { listingsImportRoutes } from './modules/listings-import/routes';
+import type { HostawayDeps } from './modules/listings-import/credentials';
+import { inlineJobs, queuedJobs } from './modules/listings-import/sync-jobs';
+import type { JobQueue } from './jobs/queue';
+import { createHostawayClient } from './integrations/hostaway';
+import { secretBox } from './lib/secret-box';
 
 export interface BuildAppOptions {
   /** Configuration; `appSecret` must be resolved (main.ts generates one for the embedded database). */
@@ -47,7 +55,7 @@ export interface BuildAppOptions {
   mailer?: Mailer;
   /** Billing provider; default: Stripe when configured, else none (billing off). */
   billing?: BillingProvider | null;
-  /** AI provider; default: OpenAI when OPENAI_API_KEY is set, else none (computed summaries). */
+  /** AI provider; default: OpenAI when OPENAI_API_KEY is set, else none (computed summaries, no photo scanner). */
   ai?: AiProvider | null;
   now?: () => Date;
   /** Auth POSTs allowed per IP per minute (default 30). */
@@ -61,6 +69,11 @@ export interface BuildAppOptions {
    * (modules/auth/identity-cache.ts); without it every request reads its own.
    */
   identities?: IdentityCache;
+  /**
+   * The started job queue (jobs/queue.ts): background work (the Hostaway sync) runs through it.
+   * Without it that work runs inside the request that asks for it (tests of the routes).
+   */
+  jobs?: JobQueue;
   /** Called for every route as it is registered (tests list the routes to probe them). */
   onRoute?: (route: RouteOptions) => void;
 }
@@ -70,7 +83,7 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(opts.logger ? { loggerInstance: createServerLogger(), disableRequestLogging: true } : { logger: false }),
+    ...(opts.logger ? { loggerInstance: createServerLogger(), logController: new LogController({ disableRequestLogging: true }) } : { logger: false }),
     bodyLimit: BODY_LIMIT,
     trustProxy: opts.config.trustProxy,
     // Answers Fastify and Node write themselves, in the standard error shape (decision 015).
@@ -135,7 +148,20 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(garageRoutes, ctx);
   await app.register(unitRoutes, ctx);
   await app.register(reportRoutes, ctx);
-  await app.register(assistantRoutes, { ctx, ai: opts.ai !== undefined ? opts.ai : createAi(opts.config.openai) });
+  const { hostaway } = opts.config;
+  const hostawayDeps: HostawayDeps = {
+    db: opts.db,
+    client: createHostawayClient({ baseUrl: hostaway.apiBase, timeoutMs: hostaway.timeoutMs, pageSize: hostaway.pageSize }),
+    box: secretBox(opts.config.appSecret, 'provider-credentials'),
+    now: ctx.now,
+    tokenSettleMs: 1000,
+  };
+  const jobs = opts.jobs ? await queuedJobs(opts.jobs, hostawayDeps, hostaway.syncMinutes) : inlineJobs(hostawayDeps);
+  await app.register(listingsImportRoutes, { deps: hostawayDeps, jobs, appUrl: opts.config.appUrl });
+  const ai = opts.ai !== undefined ? opts.ai : createAi(opts.config.openai);
+  await app.register(teamRoutes, { ctx, identities: opts.identities });
+  await app.register(assistantRoutes, { ctx, ai });
+  await app.register(scanRoutes, { ctx, ai });
 
   const webRoot = opts.webRoot && existsSync(join(opts.webRoot, 'index.html')) ? opts.webRoot : undefined;
   if (webRoot) await app.register(fastifyStatic, webStaticOptions(webRoot));

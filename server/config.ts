@@ -48,6 +48,9 @@ const trustProxy = z.preprocess(
 /** The official SDK's own default, written out so the SDK never reads process.env itself. */
 const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
+/** Hostaway's production API. */
+const HOSTAWAY_DEFAULT_BASE = 'https://api.hostaway.com';
+
 /** Price-id variables: STRIPE_PRICE_{TIER}_{MONTHLY|YEARLY}, e.g. STRIPE_PRICE_STARTER_YEARLY. */
 const PRICE_VAR = /^STRIPE_PRICE_([A-Z0-9_]+)_(MONTHLY|YEARLY)$/;
 
@@ -86,7 +89,10 @@ const schema = z
     STRIPE_WEBHOOK_SECRET: optionalText,
     /** Base URL of the Stripe API (tests point it at a local fake). */
     STRIPE_API_BASE: optionalUrl,
-    /** OpenAI API key; without it reports get a computed summary instead of a written narrative. Never sent to the browser. */
+    /**
+     * OpenAI API key; without it reports get a computed summary instead of a written narrative and
+     * the photo scanner says it is not configured. Never sent to the browser.
+     */
     OPENAI_API_KEY: optionalText,
     /** Base URL of an OpenAI-compatible API (tests use a local fake). */
     OPENAI_BASE_URL: z.preprocess((v) => (v === '' ? undefined : v), z.url().default(OPENAI_DEFAULT_BASE_URL)),
@@ -96,6 +102,22 @@ const schema = z
     OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(30_000),
     /** AI report narratives a company may ask for per minute; past it the assistant answers with the computed summary. */
     OPENAI_REPORTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
+    /** Vision model that counts items in a scanned photo (docs/product.md "AI photo scanner"). */
+    OPENAI_SCAN_MODEL: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).default('gpt-4o-mini')),
+    /** Photo scans a company may send to the model per minute; past it a scan is refused (429). */
+    OPENAI_SCANS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),
+    /** Largest photo upload, in bytes (default 10 MiB); a larger one is refused (413) unread. */
+    SCAN_PHOTO_MAX_BYTES: z.coerce.number().int().min(1024).max(100 * 1024 * 1024).default(10 * 1024 * 1024),
+    /** Largest photo, in pixels (width × height, default 50 million), refused from its header before it is decoded. */
+    SCAN_MAX_INPUT_PIXELS: z.coerce.number().int().min(1).max(268_402_689).default(50_000_000),
+    /** Base URL of the Hostaway API (tests and `npm run fake:hostaway` use a local fake). */
+    HOSTAWAY_API_BASE: z.preprocess((v) => (v === '' ? undefined : v), z.url().default(HOSTAWAY_DEFAULT_BASE)),
+    /** Longest wait for one Hostaway answer, in milliseconds. */
+    HOSTAWAY_TIMEOUT_MS: z.coerce.number().int().min(1).max(120_000).default(15_000),
+    /** Listings and reservations asked for per Hostaway page. */
+    HOSTAWAY_PAGE_SIZE: z.coerce.number().int().min(1).max(500).default(100),
+    /** Minutes between two reservation syncs of a connected company. */
+    HOSTAWAY_SYNC_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
   });
 
 /** Validated configuration with defaults applied. `appSecret` may be absent until the data dir provides one. */
@@ -129,7 +151,19 @@ export interface Config {
     timeoutMs: number;
     /** AI report narratives per company per minute. */
     reportsPerMinute: number;
+    /** Vision model of the photo scanner. */
+    scanModel: string;
+    /** Photo scans per company per minute. */
+    scansPerMinute: number;
   };
+  /** Limits of a scanned photo (modules/scans/photo.ts). */
+  scanPhoto: {
+    /** Largest upload, in bytes. */
+    maxBytes: number;
+    /** Largest image, in pixels (width × height). */
+    maxInputPixels: number;
+  };
+  hostaway: { apiBase: string; timeoutMs: number; pageSize: number; syncMinutes: number };
 }
 
 /** Thrown when one or more variables are invalid; `message` names every bad variable. */
@@ -165,7 +199,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       reportModel: c.OPENAI_REPORT_MODEL,
       timeoutMs: c.OPENAI_TIMEOUT_MS,
       reportsPerMinute: c.OPENAI_REPORTS_PER_MINUTE,
+      scanModel: c.OPENAI_SCAN_MODEL,
+      scansPerMinute: c.OPENAI_SCANS_PER_MINUTE,
     },
+    scanPhoto: { maxBytes: c.SCAN_PHOTO_MAX_BYTES, maxInputPixels: c.SCAN_MAX_INPUT_PIXELS },
+    hostaway: { apiBase: c.HOSTAWAY_API_BASE, timeoutMs: c.HOSTAWAY_TIMEOUT_MS, pageSize: c.HOSTAWAY_PAGE_SIZE, syncMinutes: c.HOSTAWAY_SYNC_MINUTES },
   };
 }
 

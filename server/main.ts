@@ -1,17 +1,22 @@
 /**
  * Boot: parse config -> open the database -> migrate -> listen -> graceful shutdown on
- * SIGINT/SIGTERM (docs/ARCHITECTURE.md "The parts"). Without DATABASE_URL the embedded PGlite in
+ * SIGINT/SIGTERM or a fatal error, bounded by SHUTDOWN_GRACE_MS (close-with-grace) (docs/ARCHITECTURE.md "The parts"). Without DATABASE_URL the embedded PGlite in
  * DATA_DIR is used and a random APP_SECRET is generated once and kept there.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
 import { ConfigError, loadConfig, type Config } from './config';
 import { DataDirLockedError, openPglite, openPostgres, type Database } from './db/client';
+import { startJobQueue } from './jobs/queue';
 import { runMigrations } from './db/migrate';
 import { openIdentityCache } from './modules/auth/identity-cache';
 import { webRoot } from './paths';
+
+/** How long a shutdown may take before the process exits anyway (milliseconds). */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Reads DATA_DIR/app-secret, creating it (0600) with 48 random bytes on first boot. */
 function embeddedSecret(dataDir: string): string {
@@ -49,26 +54,26 @@ async function main(): Promise<void> {
 
   const appSecret = config.appSecret ?? embeddedSecret(resolve(config.dataDir));
   const identityFeed = openIdentityCache(database);
+  const jobs = await startJobQueue(database);
   const app = await buildApp({
     config: { ...config, appSecret },
     db: database.db,
+    jobs,
     identities: identityFeed.cache,
     logger: true,
     webRoot,
   });
 
-  let closing = false;
-  const shutdown = async (signal: string) => {
-    if (closing) return;
-    closing = true;
-    app.log.info(`${signal} received, shutting down`);
+  // A bounded shutdown: a request or a database close that never ends must not keep the process
+  // (and a deploy or a test run waiting on it) alive; a second signal exits at once.
+  closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger: { error: (m: string) => app.log.error(m) } }, async ({ signal, err }) => {
+    if (err) app.log.error({ err }, 'fatal error, shutting down');
+    else app.log.info(`${signal} received, shutting down`);
     await app.close();
+    await jobs.stop();
     await identityFeed.close();
     await database.close();
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  });
 
   await app.listen({ port: config.port, host: config.host });
   const where = database.kind === 'pglite' ? `embedded database in ${resolve(config.dataDir)}` : 'PostgreSQL';

@@ -120,8 +120,8 @@ export const updateGarageBody = z.object({
 export type UpdateGarageBody = z.infer<typeof updateGarageBody>;
 
 /**
- * PUT /api/garages/:id/inventory — "Save Inventory": the garage's stock becomes exactly these
- * lines (rows left out go to 0 and are removed), each change recorded as a `count` movement.
+ * PUT /api/garages/:id/inventory — the API's inventory replace: the garage's stock becomes exactly
+ * these lines (rows left out go to 0 and are removed), each change recorded as a `count` movement.
  */
 export const garageInventoryBody = z.object({ inventory: stockLines });
 export type GarageInventoryBody = z.infer<typeof garageInventoryBody>;

@@ -157,8 +157,8 @@ export async function seedDemo(database: Database, options: SeedDemoOptions = {}
     { items: DEMO_ITEMS.map((i) => ({ name: i.name, category: i.category, minimum_threshold: i.min, count_cost: i.cost })) },
     now,
   );
-  await saveOnboardingGarage(db, owner, DEMO_GARAGES[0]!);
-  await saveOnboardingUnits(db, owner, { units: DEMO_UNITS.map((u) => ({ name: u.name, address: u.address })) }, now);
+  await saveOnboardingGarage(db, owner, { ...DEMO_GARAGES[0]!, stock: [] });
+  await saveOnboardingUnits(db, owner, { units: DEMO_UNITS.map((u) => ({ name: u.name, address: u.address })), fill_to_minimum: false }, now);
   await createGarage(db, owner, { ...DEMO_GARAGES[1]!, inventory: [] }, now);
 
   const garageIds = new Map((await listGarages(db, owner)).map((g) => [g.name, g.id]));

@@ -55,6 +55,7 @@ export interface WireQueryOptions {
 /** What this thread asks the worker. `txId` names a transaction opened by `begin`. */
 export type Request =
   | { id: number; op: 'query'; txId?: number; sql: string; params: unknown[]; options: WireQueryOptions }
+  | { id: number; op: 'exec'; sql: string }
   | { id: number; op: 'begin'; txId: number }
   | { id: number; op: 'end'; txId: number; commit: boolean }
   | { id: number; op: 'close' };
@@ -152,6 +153,14 @@ export class PgliteThread {
   /** Runs one statement (extended protocol, `$1`… parameters); as PGlite's `query`. */
   async query<T>(sql: string, params: unknown[] = [], options?: ThreadQueryOptions): Promise<Results<T>> {
     return this.#query<T>(await this.#worker(), undefined, sql, params, options);
+  }
+
+  /**
+   * Runs a text of one or more statements without parameters (simple protocol), as PGlite's
+   * `exec`, and resolves with the last statement's result (the job queue creates its schema so).
+   */
+  async exec(sql: string): Promise<Results> {
+    return (await this.#send(await this.#worker(), { op: 'exec', sql }))!;
   }
 
   /**

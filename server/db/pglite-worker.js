@@ -146,6 +146,13 @@ async function serve(port, settings) {
       case 'query':
         void reply(request.id, query(request));
         break;
+      case 'exec':
+        // Several statements in one text (simple protocol, no parameters): the last one's result.
+        void reply(
+          request.id,
+          pg.exec(request.sql).then((results) => results.at(-1) ?? { rows: [], fields: [] }),
+        );
+        break;
       case 'begin':
         begin(request.id, request.txId);
         break;

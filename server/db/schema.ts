@@ -5,7 +5,8 @@
 import * as auth from './schema/auth';
 import * as billing from './schema/billing';
 import * as integrations from './schema/integrations';
+import * as scans from './schema/scans';
 import * as stock from './schema/stock';
 
-export const schema = { ...auth, ...stock, ...billing, ...integrations };
+export const schema = { ...auth, ...stock, ...billing, ...integrations, ...scans };
 export type Schema = typeof schema;

@@ -7,7 +7,7 @@ import { api, backends, createTestApp, onboard, signUpAndSignIn, type TestApp } 
 import { DataDirLockedError, openPglite, queryRows } from './client';
 import { withTenant } from './tenant-tx';
 
-const tenantTables = ['garages', 'units', 'items', 'garage_inventory', 'unit_inventory', 'inventory_logs', 'unit_usage_daily', 'garage_usage_daily', 'garage_usage_weekly', 'subscriptions', 'memberships', 'tenants'];
+const tenantTables = ['garages', 'units', 'items', 'garage_inventory', 'unit_inventory', 'inventory_logs', 'unit_usage_daily', 'garage_usage_daily', 'garage_usage_weekly', 'subscriptions', 'memberships', 'invitations', 'tenants', 'scans'];
 
 describe.each(backends)('tenant isolation on %s', (backend) => {
   let t: TestApp;
@@ -43,8 +43,18 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
         await tx.execute(sql`update units set garage_id = (select id from garages where tenant_id = ${tenant} limit 1) where tenant_id = ${tenant}`);
         await tx.execute(sql`insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, unit_id, type, unit_cost)
           select ${tenant}, i.id, -1, 'unit', u.id, 'consumption', 1 from units u cross join items i where u.tenant_id = ${tenant} and i.tenant_id = ${tenant}`);
+        // And a photo scan of each unit, with its photo and what was found in it.
+        await tx.execute(sql`insert into scans (tenant_id, unit_id, photo, detections, model)
+          select ${tenant}, u.id, decode('ffd8ffd9', 'hex'), jsonb_build_array(jsonb_build_object('item_id', i.id, 'quantity', 1, 'confidence', 1)), 'test'
+          from units u cross join lateral (select id from items where tenant_id = ${tenant} order by id limit 1) i where u.tenant_id = ${tenant}`);
       });
     }
+  });
+
+  beforeAll(async () => {
+    // An open invitation in A, so the invitations table too has rows of both tenants.
+    const res = await api(t, cookieA, 'POST', '/api/invitations', { email: 'invited-to-a@example.com', role: 'member' });
+    if (res.statusCode !== 201) throw new Error(`invitation failed: ${res.body}`);
   });
 
   it('lists only the caller tenant rows', async () => {
@@ -63,12 +73,13 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
 
   // Every route that takes an id in its path, called by tenant A with ids of tenant B's rows.
   // A new id route without an entry here fails the test.
-  type Ids = { unit: string; garage: string; item: string; movement: string };
+  type Ids = { unit: string; garage: string; item: string; movement: string; scan: string; user: string; invitation: string };
   const probes: Record<string, (b: Ids) => unknown> = {
     'PATCH /api/items/:id': () => ({ name: 'Stolen', category: 'X' }),
     'DELETE /api/items/:id': () => undefined,
     'PATCH /api/garages/:id': () => ({ name: 'Stolen', address: 'X' }),
     'PUT /api/garages/:id/inventory': (b) => ({ inventory: [{ item_id: b.item, quantity: 1 }] }),
+    'POST /api/garages/:id/count': (b) => ({ lines: [{ item_id: b.item, expected: 5, counted: 9 }] }),
     'DELETE /api/garages/:id': () => undefined,
     'GET /api/units/:id': () => undefined,
     'PATCH /api/units/:id': (b) => ({ name: 'Stolen', address: 'X', garage_id: b.garage }),
@@ -80,6 +91,15 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
     'POST /api/units/:id/restock-to-minimum': (b) => ({ item_id: b.item }),
     'DELETE /api/units/:id/inventory/:itemId': () => undefined,
     'POST /api/units/:id/movements/reverse': (b) => ({ movement_ids: [b.movement] }),
+    'POST /api/units/:id/count': (b) => ({ lines: [{ item_id: b.item, expected: 0, counted: 9 }] }),
+    'POST /api/units/:id/scans': () => undefined,
+    'GET /api/scans/:id/photo': () => undefined,
+    'POST /api/scans/:id/apply': (b) => ({ mode: 'restock', items: [{ item_id: b.item, quantity: 1 }] }),
+    'PATCH /api/users/:id': () => ({ role: 'member' }),
+    'DELETE /api/users/:id': () => undefined,
+    'POST /api/invitations/:id/resend': () => undefined,
+    'DELETE /api/invitations/:id': () => undefined,
+    'GET /api/units/:id/stays': () => undefined,
   };
 
   it('answers 404 on every route with an id in its path for another tenant ids, and changes nothing', async () => {
@@ -89,17 +109,30 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
       (await queryRows<{ id: string }>(t.database.db, sql`select id from ${sql.raw(table)} where tenant_id = ${tenantB} limit 1`))[0]!.id;
     // A use at B's unit, which B itself could undo.
     const [use] = await queryRows<{ id: string }>(t.database.db, sql`select id from inventory_logs where tenant_id = ${tenantB} and type = 'consumption' limit 1`);
-    const b: Ids = { unit: await one('units'), garage: await one('garages'), item: await one('items'), movement: use!.id };
+    // B's owner, and an open invitation of B.
+    const [owner] = await queryRows<{ user_id: string }>(t.database.db, sql`select user_id from memberships where tenant_id = ${tenantB} limit 1`);
+    const invitation = (await api(t, cookieB, 'POST', '/api/invitations', { email: 'invited-to-b@example.com', role: 'member' })).json() as { id: string };
+    const b: Ids = { unit: await one('units'), garage: await one('garages'), item: await one('items'), movement: use!.id, scan: await one('scans'), user: owner!.user_id, invitation: invitation.id };
+    const beforeTeam = await queryRows(t.database.db, sql`select m.user_id, m.role, i.status, i.expires_at from memberships m full join invitations i on false where m.tenant_id = ${tenantB} or i.tenant_id = ${tenantB} order by 1, 2, 3`);
     const before = await queryRows(t.database.db, sql`select count(*)::int as logs, sum(quantity_change)::int as total from inventory_logs`);
     for (const route of idRoutes) {
       const [method, pattern] = route.split(' ') as ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string];
-      const idFor = pattern.startsWith('/api/items') ? b.item : pattern.startsWith('/api/garages') ? b.garage : b.unit;
+      const idFor = ({ items: b.item, garages: b.garage, users: b.user, invitations: b.invitation, scans: b.scan } as Record<string, string>)[pattern.split('/')[2]!] ?? b.unit;
       const url = pattern.replace(':id', idFor).replace(':itemId', b.item);
       const res = await api(t, cookieA, method, url, probes[route]!(b));
       expect(res.statusCode, route).toBe(404);
     }
     expect(await queryRows(t.database.db, sql`select count(*)::int as logs, sum(quantity_change)::int as total from inventory_logs`)).toEqual(before);
     expect((await api(t, cookieB, 'GET', `/api/units/${b.unit}`)).json().name).toBe('B1');
+    expect(
+      await queryRows(t.database.db, sql`select m.user_id, m.role, i.status, i.expires_at from memberships m full join invitations i on false where m.tenant_id = ${tenantB} or i.tenant_id = ${tenantB} order by 1, 2, 3`),
+    ).toEqual(beforeTeam);
+  });
+
+  it('the Users screen lists only the caller company members and invitations', async () => {
+    const team = (await api(t, cookieA, 'GET', '/api/users')).json() as { members: { email: string }[]; invitations: { email: string }[] };
+    expect(team.members.map((m) => m.email)).toEqual(['a@example.com']);
+    expect(team.invitations.map((i) => i.email)).toEqual(['invited-to-a@example.com']);
   });
 
   it('lists never show another tenant rows', async () => {

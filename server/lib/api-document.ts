@@ -71,12 +71,13 @@ const statusMeaning: Record<number, string> = {
   403: 'The role or the plan does not allow this',
   404: 'No such record in the caller’s company (another company’s id answers the same)',
   409: 'The request conflicts with the current state',
-  413: 'The body is over 1 MiB',
+  413: 'The body is over 1 MiB, or a photo over the scanner’s limit (SCAN_PHOTO_MAX_BYTES)',
   414: 'A path id is over 100 characters',
+  422: 'The request was understood but gives nothing to work with (an existing account, a photo without the company’s items)',
   429: 'Too many requests; wait a minute',
   500: 'Unexpected failure; nothing is leaked',
-  502: 'The payment provider failed',
-  503: 'The database is unreachable, the server is restarting, or billing is not configured; retry later',
+  502: 'The payment provider or the AI model failed',
+  503: 'The database is unreachable, the server is restarting, or billing or the photo scanner is not configured; retry later',
 };
 
 type Operation = {
@@ -237,6 +238,7 @@ export function apiDocumentOptions(appUrl: string): FastifyDynamicSwaggerOptions
         { name: 'garages', description: 'Storage locations and their stock' },
         { name: 'units', description: 'Properties and their stock' },
         { name: 'reports', description: 'Cost, status and assistant reports' },
+        { name: 'hostaway', description: 'Import of listings and reservations from Hostaway' },
       ],
     },
     transform,

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { installRequestLog } from './request-log';
@@ -13,7 +13,7 @@ describe('request log', () => {
         callback();
       },
     });
-    const app = Fastify({ loggerInstance: pino(sink) as FastifyBaseLogger, disableRequestLogging: true });
+    const app = Fastify({ loggerInstance: pino(sink) as FastifyBaseLogger, logController: new LogController({ disableRequestLogging: true }) });
     installRequestLog(app);
     app.get('/ok', async () => ({ ok: true }));
     await app.ready();

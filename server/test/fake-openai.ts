@@ -2,13 +2,30 @@
  * A fake OpenAI-compatible API on loopback for tests: POST /v1/chat/completions records the
  * request and answers in the real response shape (`chat.completion` with one choice), or fails
  * as told: 'error' answers 500 with an OpenAI-style error body, 'slow' answers only after
- * `delayMs`, 'empty' answers a choice without content.
+ * `delayMs`, 'empty' answers a choice without content. The reply is a fixed text, or computed from
+ * the request (a vision scan answering with the item ids its JSON schema allows, say).
  */
 import { createServer, type IncomingHttpHeaders, type ServerResponse } from 'node:http';
 
+/** A part of a user message with an image (vision requests). */
+export type ContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string; detail?: string } };
+
 export interface ChatRequest {
   headers: IncomingHttpHeaders;
-  body: { model: string; messages: { role: string; content: string }[] };
+  body: {
+    model: string;
+    messages: { role: string; content: string | ContentPart[] }[];
+    max_tokens?: number;
+    response_format?: { type: string; json_schema?: { name: string; strict?: boolean; schema: Record<string, unknown> } };
+  };
+}
+
+/** The item ids a scan request's strict JSON schema allows (modules/scans/detections.ts). */
+export function allowedItemIds(body: ChatRequest['body']): string[] {
+  const schema = body.response_format?.json_schema?.schema as
+    | { properties?: { items?: { items?: { properties?: { item_id?: { enum?: string[] } } } } } }
+    | undefined;
+  return schema?.properties?.items?.items?.properties?.item_id?.enum ?? [];
 }
 
 export type FakeOpenAiMode = 'ok' | 'error' | 'slow' | 'empty';
@@ -18,8 +35,8 @@ export interface FakeOpenAi {
   url: string;
   requests: ChatRequest[];
   mode: FakeOpenAiMode;
-  /** The assistant message content answered in 'ok' and 'slow' modes. */
-  reply: string;
+  /** The assistant message content answered in 'ok' and 'slow' modes, or how to make it from the request. */
+  reply: string | ((body: ChatRequest['body']) => string);
   /** Delay of the 'slow' mode, in milliseconds. */
   delayMs: number;
   close(): Promise<void>;
@@ -53,6 +70,7 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       }
       const body = JSON.parse(raw) as ChatRequest['body'];
       fake.requests.push({ headers: req.headers, body });
+      const reply = () => (typeof fake.reply === 'function' ? fake.reply(body) : fake.reply);
       if (fake.mode === 'error') {
         answer(res, 500, { error: { message: 'The server had an error while processing your request.', type: 'server_error', param: null, code: null } });
       } else if (fake.mode === 'empty') {
@@ -60,11 +78,11 @@ export async function startFakeOpenAi(): Promise<FakeOpenAi> {
       } else if (fake.mode === 'slow') {
         const timer = setTimeout(() => {
           timers.delete(timer);
-          answer(res, 200, completion(body.model, fake.reply));
+          answer(res, 200, completion(body.model, reply()));
         }, fake.delayMs);
         timers.add(timer);
       } else {
-        answer(res, 200, completion(body.model, fake.reply));
+        answer(res, 200, completion(body.model, reply()));
       }
     });
   });

@@ -13,7 +13,7 @@ vi.mock('../features/auth/LoginRoute', () => screenModule('login', 'LoginRoute')
 vi.mock('../features/units/UnitDetailRoute', () => screenModule('unit detail', 'UnitDetailRoute'));
 vi.mock('../features/reports/ReportsRoute', () => screenModule('reports', 'ReportsRoute'));
 
-const { preloadScreens } = await import('./router');
+const { pageTitle, preloadScreens } = await import('./router');
 
 describe('screens loaded on demand', () => {
   it('loads no screen until one is asked for', () => {
@@ -28,5 +28,24 @@ describe('screens loaded on demand', () => {
     await preloadScreens('/unit/6f1c');
     expect(loaded).toContain('unit detail');
     expect(loaded).not.toContain('reports');
+  });
+});
+
+describe('page titles', () => {
+  it('names the screen, then the product', () => {
+    expect(pageTitle('/units')).toBe('Units · Inventory Manager');
+    expect(pageTitle('/')).toBe('Dashboard · Inventory Manager');
+    expect(pageTitle('/unit/6f1c')).toBe('Unit detail · Inventory Manager');
+    expect(pageTitle('/login')).toBe('Sign in · Inventory Manager');
+    expect(pageTitle('/onboarding/garage')).toBe('Setup · Inventory Manager');
+  });
+
+  it('gives every screen its own title', () => {
+    const paths = ['/login', '/signup', '/onboarding/company', '/', '/units', '/unit/1', '/add-unit', '/garages', '/items', '/reports', '/users', '/subscription'];
+    expect(new Set(paths.map(pageTitle)).size).toBe(paths.length);
+  });
+
+  it('falls back to the product name where no screen is named', () => {
+    expect(pageTitle('/no-such-page')).toBe('Inventory Manager');
   });
 });

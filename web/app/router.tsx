@@ -1,22 +1,27 @@
 /**
  * The route table with its redirects: /login, /signup, /signout, the signed-in screens inside the
- * shell, onboarding without it, and any other path to / or /login.
+ * shell (before setup is complete they lead to /onboarding), onboarding without it, and any other
+ * path to / or /login.
  *
  * Every screen's code is fetched when it is first shown (decision 016): a phone opening /login
  * downloads the sign-in form, not the reports' charts. The screens the opening URL needs are
  * fetched at start, together with the session, instead of one after the other as they render.
  */
-import { lazy, Suspense, type ComponentType } from 'react';
-import { matchRoutes, Navigate, useRoutes, type RouteObject } from 'react-router';
+import { lazy, Suspense, useEffect, type ComponentType } from 'react';
+import { matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { PageSpinner } from '../components/ui/PageSpinner';
 import { RedirectIfSignedIn } from './guards/RedirectIfSignedIn';
 import { RequireAuth } from './guards/RequireAuth';
 import { UnknownPathRedirect } from './guards/UnknownPathRedirect';
 
-/** What a lazily loaded route keeps in its `handle`: starts fetching its module. */
+/** What a screen's route keeps in its `handle`: starts fetching its module; names the screen. */
 interface ScreenHandle {
   preload: () => Promise<unknown>;
+  /** The screen's name in the page title, e.g. 'Units'; the shell and layouts have none. */
+  title?: string;
 }
+
+const PRODUCT_NAME = 'Inventory Manager';
 
 const RELOADED_AT = 'screen-reload-at';
 
@@ -35,13 +40,14 @@ function reloadAfterFailedLoad(error: unknown): never {
 
 /**
  * A route element whose component comes from `load` (a dynamic import), fetched at most once:
- * by `preload`, or when the route first renders (a spinner shows meanwhile).
+ * by `preload`, or when the route first renders (a spinner shows meanwhile). `title` names the
+ * screen in the page title (pageTitle).
  */
-function screen(load: () => Promise<ComponentType>): Pick<RouteObject, 'element' | 'handle'> {
+function screen(title: string | undefined, load: () => Promise<ComponentType>): Pick<RouteObject, 'element' | 'handle'> {
   let module: Promise<{ default: ComponentType }> | undefined;
   const preload = () => (module ??= load().then((Component) => ({ default: Component }), reloadAfterFailedLoad));
   const Screen = lazy(preload);
-  const handle: ScreenHandle = { preload };
+  const handle: ScreenHandle = { preload, title };
   return {
     element: (
       <Suspense fallback={<PageSpinner />}>
@@ -57,35 +63,48 @@ export const routes: RouteObject[] = [
   {
     element: <RedirectIfSignedIn />,
     children: [
-      { path: '/login', ...screen(() => import('../features/auth/LoginRoute').then((m) => m.LoginRoute)) },
-      { path: '/signup', ...screen(() => import('../features/auth/SignupRoute').then((m) => m.SignupRoute)) },
+      { path: '/login', ...screen('Sign in', () => import('../features/auth/LoginRoute').then((m) => m.LoginRoute)) },
+      { path: '/signup', ...screen('Sign up', () => import('../features/auth/SignupRoute').then((m) => m.SignupRoute)) },
+      { path: '/forgot-password', ...screen('Forgot password', () => import('../features/auth/ForgotPasswordRoute').then((m) => m.ForgotPasswordRoute)) },
     ],
   },
-  { path: '/signout', ...screen(() => import('../features/auth/SignoutRoute').then((m) => m.SignoutRoute)) },
+  { path: '/signout', ...screen('Signing out', () => import('../features/auth/SignoutRoute').then((m) => m.SignoutRoute)) },
+  // Open to anyone: a new person joins there, a signed-in one accepts there.
+  { path: '/invite', ...screen('Invitation', () => import('../features/auth/InviteRoute').then((m) => m.InviteRoute)) },
+  { path: '/reset-password', ...screen('Reset password', () => import('../features/auth/ResetPasswordRoute').then((m) => m.ResetPasswordRoute)) },
   {
     element: <RequireAuth />,
     children: [
       {
         path: '/onboarding',
-        ...screen(() => import('../features/onboarding/OnboardingLayout').then((m) => m.OnboardingLayout)),
+        ...screen('Setup', () => import('../features/onboarding/OnboardingLayout').then((m) => m.OnboardingLayout)),
         children: [
-          { index: true, ...screen(() => import('../features/onboarding/OnboardingIndexRoute').then((m) => m.OnboardingIndexRoute)) },
-          { path: ':step', ...screen(() => import('../features/onboarding/OnboardingStepRoute').then((m) => m.OnboardingStepRoute)) },
+          { index: true, ...screen(undefined, () => import('../features/onboarding/OnboardingIndexRoute').then((m) => m.OnboardingIndexRoute)) },
+          { path: ':step', ...screen(undefined, () => import('../features/onboarding/OnboardingStepRoute').then((m) => m.OnboardingStepRoute)) },
         ],
       },
       {
-        ...screen(() => import('./shell/AppShell').then((m) => m.AppShell)),
+        // Its code comes with the first screen of the shell, not with the sign-in form (decision 016).
+        ...screen(undefined, () => import('./guards/RequireSetup').then((m) => m.RequireSetup)),
         children: [
-          { index: true, ...screen(() => import('../features/dashboard/DashboardRoute').then((m) => m.DashboardRoute)) },
-          { path: '/dashboard', element: <Navigate to="/" replace /> },
-          { path: '/units', ...screen(() => import('../features/units/UnitsRoute').then((m) => m.UnitsRoute)) },
-          { path: '/unit/:unitId', ...screen(() => import('../features/units/UnitDetailRoute').then((m) => m.UnitDetailRoute)) },
-          { path: '/add-unit', ...screen(() => import('../features/units/AddUnitRoute').then((m) => m.AddUnitRoute)) },
-          { path: '/garages', ...screen(() => import('../features/garages/GaragesRoute').then((m) => m.GaragesRoute)) },
-          { path: '/items', ...screen(() => import('../features/items/ItemsRoute').then((m) => m.ItemsRoute)) },
-          { path: '/reports', ...screen(() => import('../features/reports/ReportsRoute').then((m) => m.ReportsRoute)) },
-          { path: '/users', ...screen(() => import('../features/users/UsersRoute').then((m) => m.UsersRoute)) },
-          { path: '/subscription', ...screen(() => import('../features/subscription/SubscriptionRoute').then((m) => m.SubscriptionRoute)) },
+          {
+            ...screen(undefined, () => import('./shell/AppShell').then((m) => m.AppShell)),
+            children: [
+              { index: true, ...screen('Dashboard', () => import('../features/dashboard/DashboardRoute').then((m) => m.DashboardRoute)) },
+              { path: '/dashboard', element: <Navigate to="/" replace /> },
+              { path: '/units', ...screen('Units', () => import('../features/units/UnitsRoute').then((m) => m.UnitsRoute)) },
+              { path: '/unit/:unitId', ...screen('Unit detail', () => import('../features/units/UnitDetailRoute').then((m) => m.UnitDetailRoute)) },
+              { path: '/unit/:unitId/count', ...screen('Count', () => import('../features/count/CountRoute').then((m) => m.UnitCountRoute)) },
+              { path: '/add-unit', ...screen('Add Unit', () => import('../features/units/AddUnitRoute').then((m) => m.AddUnitRoute)) },
+              { path: '/garages', ...screen('Garages', () => import('../features/garages/GaragesRoute').then((m) => m.GaragesRoute)) },
+              { path: '/garages/:garageId/count', ...screen('Count', () => import('../features/count/CountRoute').then((m) => m.GarageCountRoute)) },
+              { path: '/items', ...screen('Items', () => import('../features/items/ItemsRoute').then((m) => m.ItemsRoute)) },
+              { path: '/reports', ...screen('Reports', () => import('../features/reports/ReportsRoute').then((m) => m.ReportsRoute)) },
+              { path: '/users', ...screen('Users', () => import('../features/users/UsersRoute').then((m) => m.UsersRoute)) },
+              { path: '/account', ...screen('Account', () => import('../features/auth/AccountRoute').then((m) => m.AccountRoute)) },
+              { path: '/subscription', ...screen('Subscription', () => import('../features/subscription/SubscriptionRoute').then((m) => m.SubscriptionRoute)) },
+            ],
+          },
         ],
       },
     ],
@@ -102,7 +121,22 @@ export function preloadScreens(pathname: string): Promise<unknown[]> {
   return Promise.all(matches.map((match) => (match.route.handle as ScreenHandle | undefined)?.preload()));
 }
 
-/** Renders the route that matches the current location. */
+/**
+ * The page title of `pathname`: its screen's name and the product's, e.g. 'Units · Inventory
+ * Manager' (the innermost route with a title names it), or the product's alone. Browser tabs,
+ * history and screen readers tell the screens apart by it.
+ */
+export function pageTitle(pathname: string): string {
+  const matches = matchRoutes(routes, pathname) ?? [];
+  const title = matches.map((match) => (match.route.handle as ScreenHandle | undefined)?.title).findLast(Boolean);
+  return title ? `${title} · ${PRODUCT_NAME}` : PRODUCT_NAME;
+}
+
+/** Renders the route that matches the current location, and keeps the page title in step. */
 export function AppRoutes() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    document.title = pageTitle(pathname);
+  }, [pathname]);
   return useRoutes(routes);
 }

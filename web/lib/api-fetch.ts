@@ -9,7 +9,7 @@ import { takeFirstScreenRequest } from './first-screen-requests';
 
 export interface ApiFetchOptions<T> {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
-  /** Sent as JSON. */
+  /** Sent as JSON; a FormData as multipart/form-data (a photo). */
   body?: unknown;
   signal?: AbortSignal;
   /**
@@ -61,8 +61,9 @@ export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptio
       (await fetch(path, {
         method,
         credentials: 'include',
-        headers: body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
+        // The browser writes a FormData's own content type, with its boundary.
+        headers: body === undefined || body instanceof FormData ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+        body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
         signal,
         keepalive,
       }));

@@ -10,8 +10,14 @@ export const authClient = createAuthClient({ baseURL: window.location.origin, fe
 
 /**
  * Asks the auth client to re-read the session, e.g. after an API call answered 401; when the
- * session is gone the route guards send the user to /login.
+ * session is gone the route guards send the user to /login. The session is read from the server
+ * past the signed copy in the cookie (decision 006), which would still vouch for a session ended
+ * elsewhere (a removal from the company, a sign-out on another device): the server then clears
+ * the cookies, and the next read finds none.
  */
 export function recheckSession(): void {
-  authClient.$store.notify('$sessionSignal');
+  void authClient
+    .getSession({ query: { disableCookieCache: true } })
+    .catch(() => undefined)
+    .finally(() => authClient.$store.notify('$sessionSignal'));
 }

@@ -4,7 +4,7 @@
  * Field names (the object keys) are the ones better-auth's drizzle adapter expects.
  * Source: better-auth core schema and organization plugin schema (1.7.x).
  */
-import { boolean, index, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable('users', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -104,7 +104,11 @@ export const memberships = pgTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.id] }), index('memberships_user_id_idx').on(t.userId)],
 );
 
-/** Invitations of the organization plugin (used by the Users screen). */
+/**
+ * Invitations, in the organization plugin's model (status 'pending', 'accepted', 'canceled'),
+ * written by modules/team (docs/decisions/029-team-and-invitations.md). `tokenHash` is the
+ * SHA-256 (hex) of the secret in the emailed link; a resend replaces it.
+ */
 export const invitations = pgTable(
   'invitations',
   {
@@ -120,7 +124,10 @@ export const invitations = pgTable(
     inviterId: uuid('inviter_id')
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
+    // Nullable only because better-auth refuses a required column it never writes; every
+    // invitation modules/team writes has one.
+    tokenHash: text('token_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.id] })],
+  (t) => [primaryKey({ columns: [t.organizationId, t.id] }), uniqueIndex('invitations_token_hash_idx').on(t.tokenHash)],
 );

@@ -176,6 +176,19 @@ export const inventoryLogs = pgTable(
     userId: uuid('user_id'),
     note: text('note'),
     createdAt: createdAt(),
+    /**
+     * When this row was undone (docs/decisions/024-undo-by-reverse-movements.md): its reverse is a
+     * later row of its own; a row undone is no longer usage. The only column of the ledger ever
+     * updated.
+     */
+    reversedAt: timestamp('reversed_at', { withTimezone: true }),
+    /**
+     * The scan whose confirmed counts wrote this row (schema/scans.ts), else null. Filled by its
+     * default from the transaction's `app.scan_id`, which only the apply of a scan sets (decision
+     * 035): every ledger primitive and `transfer_to_units` then mark their rows without a
+     * parameter of their own.
+     */
+    scanId: uuid('scan_id').default(sql`nullif(current_setting('app.scan_id', true), '')::uuid`),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
@@ -183,11 +196,14 @@ export const inventoryLogs = pgTable(
     index('inventory_logs_unit_item_idx').on(t.tenantId, t.unitId, t.itemId),
     index('inventory_logs_garage_item_idx').on(t.tenantId, t.garageId, t.itemId),
     // Usage rows only (docs/product.md "Stock movements and statuses"): what cost reports read,
-    // by time. Migration 0005 adds the INCLUDE columns (unit_id, item_id, quantity_change,
-    // unit_cost) that drizzle cannot express.
+    // by time. Migrations 0005 and 0016 add the INCLUDE columns (unit_id, item_id, quantity_change,
+    // unit_cost) that drizzle cannot express. The predicate is the SQL function `ledger_is_usage`
+    // (migration 0016) written out, so that queries calling it match this index.
     index('inventory_logs_usage_idx')
       .on(t.tenantId, t.createdAt)
-      .where(sql`${t.sourceType} = 'unit' and ${t.quantityChange} < 0 and ${t.type} in ('consumption', 'count')`),
+      .where(
+        sql`${t.sourceType} = 'unit' and ${t.quantityChange} < 0 and ${t.type} in ('consumption', 'count') and ${t.reversedAt} is null`,
+      ),
     check(
       'inventory_logs_location',
       sql`(${t.sourceType} = 'unit' and ${t.unitId} is not null) or (${t.sourceType} = 'garage' and ${t.garageId} is not null)`,

@@ -5,7 +5,9 @@
  * Sign-up rules (decisions 002 and 014): a new password passes `passwordProblem`; a taken email
  * is refused, unless its account was never confirmed and is older than
  * UNCONFIRMED_ACCOUNT_HOURS, in which case the new sign-up replaces it; confirmation emails are
- * limited per address.
+ * limited per address. Password reset (a single-use link valid RESET_LINK_MINUTES, no hint whether
+ * an address has an account) and change go through better-auth's endpoints, with the same rule
+ * for the new password; every email goes through the one mailer.
  */
 import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
@@ -41,13 +43,16 @@ export const UNCONFIRMED_ACCOUNT_HOURS = 24;
 export const CONFIRMATION_EMAILS_PER_WINDOW = 3;
 export const CONFIRMATION_EMAIL_WINDOW_SECONDS = 60 * 60;
 
-/** Endpoints that set a password, and the body field that carries the new one. */
+/** Minutes a password reset link stays valid; it can be used once. */
+export const RESET_LINK_MINUTES = 60;
+
 /** The name and email of a sign-up; better-auth checks the email's form, not its characters. */
 const signUpFields = z.object({
   email: z.string().max(254, 'Email can be at most 254 characters').refine((e) => !/\p{Cc}/u.test(e), 'Email must not contain control characters'),
   name: requiredText('Name', 'Name is required'),
 });
 
+/** Endpoints that set a password, and the body field that carries the new one. */
 const NEW_PASSWORD_FIELDS: Record<string, string> = {
   '/sign-up/email': 'password',
   '/change-password': 'newPassword',
@@ -74,6 +79,7 @@ function withSignInCallback(link: string): string {
 export function createAuth({ db, secret, appUrl, mailer }: AuthOptions) {
   // Per server process, like the per-IP auth rate limit (decision 014).
   const confirmationEmails = new RateLimiterMemory({ points: CONFIRMATION_EMAILS_PER_WINDOW, duration: CONFIRMATION_EMAIL_WINDOW_SECONDS });
+  const resetEmails = new RateLimiterMemory({ points: CONFIRMATION_EMAILS_PER_WINDOW, duration: CONFIRMATION_EMAIL_WINDOW_SECONDS });
   return betterAuth({
     appName: 'Inventory Manager',
     baseURL: appUrl,
@@ -101,6 +107,23 @@ export function createAuth({ db, secret, appUrl, mailer }: AuthOptions) {
       minPasswordLength: PASSWORD_MIN_LENGTH,
       requireEmailVerification: true,
       autoSignIn: false,
+      resetPasswordTokenExpiresIn: RESET_LINK_MINUTES * 60,
+      // A reset is what someone does whose password may be known to another: every session ends.
+      revokeSessionsOnPasswordReset: true,
+      async sendResetPassword({ user, token }) {
+        // Limited per address like the confirmation emails. Not awaited: an answer that took an
+        // email's time would tell which addresses have an account (the answer is the same).
+        if (!(await resetEmails.consume(user.email.toLowerCase()).then(() => true, () => false))) return;
+        // The secret goes after '#': a fragment never reaches a request log (decision 029).
+        const url = `${new URL('/reset-password', appUrl).toString()}#${token}`;
+        void mailer
+          .send({
+            to: user.email,
+            subject: 'Reset your Inventory Manager password',
+            text: `Someone asked to reset the password of your Inventory Manager account.\n\nChoose a new password by opening this link:\n${url}\n\nThe link is valid for ${RESET_LINK_MINUTES} minutes and can be used once. If you did not ask for it, ignore this message: your password stays as it is.`,
+          })
+          .catch(() => undefined);
+      },
     },
     emailVerification: {
       sendOnSignUp: true,

@@ -73,6 +73,10 @@ export interface AuthRoutesOptions {
 
 export async function authRoutes(app: FastifyInstance, opts: AuthRoutesOptions): Promise<void> {
   async function handle(request: FastifyRequest, reply: FastifyReply) {
+    // The organization plugin's own endpoints (members, roles, invitations) would answer by its
+    // own roles, beside the declared ones: the team routes (modules/team) are the only way in
+    // (docs/decisions/029-team-and-invitations.md).
+    if (request.url.startsWith('/api/auth/organization/')) throw new AppError('NOT_FOUND', 'Not found');
     const headers = fromNodeHeaders(request.headers);
     headers.set('x-forwarded-for', request.ip);
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD' && request.body !== undefined;

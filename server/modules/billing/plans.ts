@@ -98,9 +98,18 @@ export async function assertAccess(tx: Tx, tenantId: string, now: Date, feature?
   }
 }
 
-async function countOf(tx: Tx, tenantId: string, resource: LimitedResource): Promise<number> {
-  const table = resource === 'users' ? sql.raw('memberships') : sql.raw(resource);
-  const [row] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from ${table} where tenant_id = ${tenantId}`);
+/**
+ * How much of `resource` the tenant uses at `now`. Users are the members and the invitations
+ * still open (pending, not expired): each invitation holds the seat its invitee will take
+ * (docs/decisions/029-team-and-invitations.md).
+ */
+async function countOf(tx: Tx, tenantId: string, resource: LimitedResource, now: Date): Promise<number> {
+  const query =
+    resource === 'users'
+      ? sql`select (select count(*) from memberships where tenant_id = ${tenantId})
+              + (select count(*) from invitations where tenant_id = ${tenantId} and status = 'pending' and expires_at > ${now.toISOString()}::timestamptz) as n`
+      : sql`select count(*)::int as n from ${sql.raw(resource)} where tenant_id = ${tenantId}`;
+  const [row] = await queryRows<{ n: number | string }>(tx, query);
   return Number(row!.n);
 }
 
@@ -109,16 +118,20 @@ async function countOf(tx: Tx, tenantId: string, resource: LimitedResource): Pro
  * until the caller's transaction ends. The expired-trial gate is not checked here: the route's
  * declared access applies it (onboarding, which is not behind the gate, uses this too;
  * docs/decisions/019-access-per-route.md).
- * @throws AppError LIMIT_REACHED ('You have reached the maximum number of {resource} for your plan. …').
+ * @throws AppError LIMIT_REACHED ('You have reached the maximum number of {resource} for your plan. …',
+ *   followed by 'Your plan has room for N more.' when `adding` is more than 1).
  */
 export async function assertWithinLimit(tx: Tx, tenantId: string, resource: LimitedResource, adding: number, now: Date): Promise<void> {
   const { tier } = await accessState(tx, tenantId, now, true);
   const limit = tier[limitColumn[resource]];
   if (limit >= UNLIMITED) return;
-  if ((await countOf(tx, tenantId, resource)) + adding > limit) {
+  const used = await countOf(tx, tenantId, resource, now);
+  if (used + adding > limit) {
+    // A batch (an import) is told how many of it would fit.
+    const room = adding > 1 ? ` Your plan has room for ${Math.max(0, limit - used)} more.` : '';
     throw new AppError(
       'LIMIT_REACHED',
-      `You have reached the maximum number of ${resource} for your plan. Please upgrade to add more.`,
+      `You have reached the maximum number of ${resource} for your plan. Please upgrade to add more.${room}`,
     );
   }
 }
@@ -132,7 +145,7 @@ export async function getUsage(tx: Tx, tenantId: string, now: Date): Promise<Usa
   const resources = ['units', 'items', 'garages', 'users'] as const;
   // One connection per transaction: the counts run one after another.
   const used: Record<string, number> = {};
-  for (const r of resources) used[r] = await countOf(tx, tenantId, r);
+  for (const r of resources) used[r] = await countOf(tx, tenantId, r, now);
   const limits = Object.fromEntries(resources.map((r) => [r, tier[limitColumn[r]]]));
   const remaining = Object.fromEntries(
     resources.map((r) => [r, limits[r]! >= UNLIMITED ? UNLIMITED : limits[r]! - used[r]!]),

@@ -15,6 +15,7 @@ import { openPortal, startCheckout } from './checkout';
 import { getUsage, listTiers } from './plans';
 import { getSubscriptionStatus } from './service';
 import { applyBillingEvent } from './webhook';
+import { leastRole } from '../../../common/permissions';
 
 export async function billingRoutes(fastify: FastifyInstance, opts: { ctx: AppContext; billing: BillingProvider | null }): Promise<void> {
   const { ctx, billing } = opts;
@@ -23,8 +24,8 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { ctx: AppCo
   const checkoutErrors = ['NO_TENANT', 'FORBIDDEN', 'CONFLICT', 'PROVIDER_ERROR', 'BILLING_NOT_CONFIGURED'] as const;
   // Billing is how an expired trial ends, so none of it is behind the gate (docs/product.md
   // "Screens: Expired-trial gate").
-  const member = { access: { role: 'member', gate: 'none' } } as const;
-  const owner = { access: { role: 'owner', gate: 'none' } } as const;
+  const member = { access: { role: leastRole.view, gate: 'none' } } as const;
+  const owner = { access: { role: leastRole.billing, gate: 'none' } } as const;
 
   app.get(
     '/api/subscription/status',

@@ -6,6 +6,7 @@ import type { AppContext } from '../../context';
 import { coalesce } from '../../lib/coalesce';
 import { sendJson } from '../../lib/send-json';
 import { getDashboard } from './service';
+import { leastRole } from '../../../common/permissions';
 
 export async function dashboardRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -17,7 +18,7 @@ export async function dashboardRoutes(fastify: FastifyInstance, ctx: AppContext)
   app.get('/api/dashboard', {
       // Not behind the expired-trial gate: the dashboard stays readable (docs/product.md
       // "Screens: Expired-trial gate").
-      config: { access: { role: 'member', gate: 'none' } },
+      config: { access: { role: leastRole.view, gate: 'none' } },
       schema: {
         tags: ['dashboard'],
         operationId: 'getDashboard',

@@ -2,11 +2,13 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { countBody, countResult } from '../../../common/contracts/count';
 import { idParam } from '../../../common/contracts/fields';
 import { noContent } from '../../lib/api-document';
 import { createGarageBody, garage, garageInventoryBody, updateGarageBody } from '../../../common/contracts/stock';
 import type { AppContext } from '../../context';
-import { createGarage, deleteGarage, listGarages, replaceGarageInventory, updateGarage } from './service';
+import { countGarage, createGarage, deleteGarage, listGarages, replaceGarageInventory, updateGarage } from './service';
+import { leastRole } from '../../../common/permissions';
 
 export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -14,8 +16,9 @@ export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): P
   const gated = ['NO_TENANT', 'SUBSCRIPTION_REQUIRED'] as const;
   // Behind the expired-trial gate (docs/product.md "Screens: Expired-trial gate"); managing the
   // records themselves needs an admin (docs/product.md "Roles").
-  const member = { access: { role: 'member', gate: 'trial' } } as const;
-  const admin = { access: { role: 'admin', gate: 'trial' } } as const;
+  const member = { access: { role: leastRole.view, gate: 'trial' } } as const;
+  const admin = { access: { role: leastRole.storage, gate: 'trial' } } as const;
+  const stock = { access: { role: leastRole.stock, gate: 'trial' } } as const;
 
   app.get(
     '/api/garages',
@@ -59,7 +62,7 @@ export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): P
   app.put(
     '/api/garages/:id/inventory',
     {
-      config: member,
+      config: stock,
       schema: {
         tags,
         operationId: 'replaceGarageInventory',
@@ -71,6 +74,22 @@ export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): P
       },
     },
     async (request) => replaceGarageInventory(ctx.db, request.who, request.params.id, request.body),
+  );
+  app.post(
+    '/api/garages/:id/count',
+    {
+      config: member,
+      schema: {
+        tags,
+        operationId: 'countGarage',
+        summary: 'Count mode: the counted lines become the garage’s stock, all or none',
+        'x-errors': [...gated, 'CONFLICT'],
+        params: idParam,
+        body: countBody,
+        response: { 200: countResult },
+      },
+    },
+    async (request) => countGarage(ctx.db, request.who, request.params.id, request.body),
   );
   app.delete(
     '/api/garages/:id',

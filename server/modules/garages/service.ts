@@ -1,8 +1,8 @@
 /**
  * Garages — storage locations (docs/product.md "Screens: Garages", "States and transitions" garage
  * creation, "Stock movements and statuses"). Creating a garage with stock writes `initial`
- * movements; "Save Inventory" is a stocktake whose changes are `count` movements; a garage is
- * deleted only once it holds no stock and no property.
+ * movements; count mode and the API's inventory replace are stocktakes whose changes are `count`
+ * movements; a garage is deleted only once it holds no stock and no property.
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type {
@@ -11,6 +11,7 @@ import type {
   GarageInventoryBody,
   UpdateGarageBody,
 } from '../../../common/contracts/stock';
+import type { CountBody, CountResult } from '../../../common/contracts/count';
 import { queryRows, type Db, type Tx } from '../../db/client';
 import { garages } from '../../db/schema/stock';
 import { withTenant } from '../../db/tenant-tx';
@@ -18,6 +19,7 @@ import { AppError, notFound } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/session';
 import { assertItemsExist } from '../items/service';
 import { assertWithinLimit } from '../billing/plans';
+import { applyCount } from '../stock/count';
 import { assertNotLastRecord } from '../stock/last-record';
 import { removeStockRow, setStock } from '../stock/ledger';
 
@@ -94,7 +96,8 @@ export async function updateGarage(db: Db, who: TenantIdentity, id: string, body
 }
 
 /**
- * "Save Inventory": the garage's stock becomes exactly `body.inventory` (members may count
+ * The API's inventory replace (no screen since count mode, docs/decisions/026-stocktake.md): the
+ * garage's stock becomes exactly `body.inventory` (members may count
  * stock). Changed rows are `count` movements; rows left out (or at 0) are counted to 0 and removed.
  * @throws 404 for an unknown garage or item
  */
@@ -122,6 +125,19 @@ export async function replaceGarageInventory(
       await setStock(tx, location, itemId, quantity, meta);
     }
     return (await readGarages(tx, who.tenantId, id))[0]!;
+  });
+}
+
+/**
+ * Count mode at a garage (members, docs/product.md "Screens: Count"): the counted lines become its
+ * stock in one transaction, one `count` movement per changed row (stock/count.ts). Stocktakes of
+ * one garage take turns (the garage FOR NO KEY UPDATE).
+ * @throws 404 for an unknown garage or item; CONFLICT listing the lines whose stock moved since they were counted
+ */
+export async function countGarage(db: Db, who: TenantIdentity, id: string, body: CountBody): Promise<CountResult> {
+  return withTenant(db, who.tenantId, async (tx) => {
+    await lockGarage(tx, who.tenantId, id, 'no key update');
+    return applyCount(tx, who.tenantId, who.userId, { kind: 'garage', id }, body.lines);
   });
 }
 

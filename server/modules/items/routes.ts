@@ -7,6 +7,7 @@ import { noContent } from '../../lib/api-document';
 import { item, itemBody } from '../../../common/contracts/stock';
 import type { AppContext } from '../../context';
 import { createItem, deleteItem, listItems, updateItem } from './service';
+import { leastRole } from '../../../common/permissions';
 
 export async function itemRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -14,8 +15,8 @@ export async function itemRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   const gated = ['NO_TENANT', 'SUBSCRIPTION_REQUIRED'] as const;
   // Behind the expired-trial gate (docs/product.md "Screens: Expired-trial gate"); managing the
   // records themselves needs an admin (docs/product.md "Roles").
-  const member = { access: { role: 'member', gate: 'trial' } } as const;
-  const admin = { access: { role: 'admin', gate: 'trial' } } as const;
+  const member = { access: { role: leastRole.view, gate: 'trial' } } as const;
+  const admin = { access: { role: leastRole.items, gate: 'trial' } } as const;
 
   app.get(
     '/api/items',

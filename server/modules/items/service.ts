@@ -15,7 +15,8 @@ import { assertWithinLimit } from '../billing/plans';
 import { assertNotLastRecord } from '../stock/last-record';
 import { lockItemStockRows } from '../stock/ledger';
 
-const columns = {
+/** The columns of an item as the API answers it (with toItem). */
+export const itemColumns = {
   id: items.id,
   name: items.name,
   category: items.category,
@@ -23,7 +24,8 @@ const columns = {
   count_cost: items.countCost,
 };
 
-const toItem = (r: { id: string; name: string; category: string; minimum_threshold: number; count_cost: string }): Item => ({
+/** An item row selected with itemColumns, as the API answers it (count cost in dollars). */
+export const toItem = (r: { id: string; name: string; category: string; minimum_threshold: number; count_cost: string }): Item => ({
   ...r,
   count_cost: Number(r.count_cost),
 });
@@ -38,7 +40,7 @@ const values = (body: ItemBody) => ({
 /** The tenant's items ordered by name. */
 export async function listItems(db: Db, who: TenantIdentity): Promise<Item[]> {
   const rows = await withTenant(db, who.tenantId, (tx) =>
-    tx.select(columns).from(items).where(eq(items.tenantId, who.tenantId)).orderBy(asc(items.name), asc(items.id)),
+    tx.select(itemColumns).from(items).where(eq(items.tenantId, who.tenantId)).orderBy(asc(items.name), asc(items.id)),
   );
   return rows.map(toItem);
 }
@@ -65,7 +67,7 @@ export async function createItem(db: Db, who: TenantIdentity, body: ItemBody, no
   const [row] = await withTenant(db, who.tenantId, async (tx) => {
     await assertWithinLimit(tx, who.tenantId, 'items', 1, now);
     await assertNameFree(tx, who.tenantId, body.name);
-    return tx.insert(items).values({ tenantId: who.tenantId, ...values(body) }).returning(columns);
+    return tx.insert(items).values({ tenantId: who.tenantId, ...values(body) }).returning(itemColumns);
   });
   return toItem(row!);
 }
@@ -89,7 +91,7 @@ export async function updateItem(db: Db, who: TenantIdentity, id: string, body: 
       .update(items)
       .set(values(body))
       .where(and(eq(items.tenantId, who.tenantId), eq(items.id, id)))
-      .returning(columns);
+      .returning(itemColumns);
   });
   if (!row) throw notFound('Item');
   return toItem(row);

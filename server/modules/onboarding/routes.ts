@@ -2,28 +2,37 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { companyStepBody, garageStepBody, itemsStepBody, unitsStepBody } from '../../../common/contracts/onboarding';
+import {
+  companyStepBody,
+  garageStepBody,
+  itemsStepBody,
+  onboardingSetup as setupSchema,
+  unitsStepBody,
+  unitsStepResult,
+} from '../../../common/contracts/onboarding';
 import { onboardingStatus as statusSchema } from '../../../common/contracts/onboarding-status';
 import type { AppContext } from '../../context';
 import {
   createCompany,
+  onboardingSetup,
   onboardingStatus,
   saveOnboardingGarage,
   saveOnboardingItems,
   saveOnboardingUnits,
 } from './service';
+import { leastRole } from '../../../common/permissions';
 
-/** Answer of the items and units steps: how many records the step saved. */
+/** Answer of the items step: how many items it saved. */
 const savedCount = z.object({ count: z.number().int() });
 
 export async function onboardingRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['onboarding'];
-  const stepErrors = ['NO_TENANT', 'CONFLICT', 'LIMIT_REACHED'] as const;
+  const stepErrors = ['NO_TENANT', 'FORBIDDEN', 'CONFLICT', 'LIMIT_REACHED'] as const;
   // Setup comes before the company exists (its first steps need only a session) and is not
   // behind the expired-trial gate (docs/product.md "Screens: Expired-trial gate").
   const session = { access: 'session' } as const;
-  const step = { access: { role: 'member', gate: 'none' } } as const;
+  const step = { access: { role: leastRole.setup, gate: 'none' } } as const;
 
   app.get(
     '/api/onboarding/status',
@@ -37,6 +46,21 @@ export async function onboardingRoutes(fastify: FastifyInstance, ctx: AppContext
       },
     },
     async (request) => onboardingStatus(ctx.db, request.identity),
+  );
+
+  app.get(
+    '/api/onboarding/setup',
+    {
+      config: step,
+      schema: {
+        tags,
+        operationId: 'getOnboardingSetup',
+        summary: 'What the setup steps saved so far: the items, and the storage with its stock',
+        'x-errors': ['NO_TENANT', 'FORBIDDEN'],
+        response: { 200: setupSchema },
+      },
+    },
+    async (request) => onboardingSetup(ctx.db, request.who),
   );
 
   app.post(
@@ -65,8 +89,8 @@ export async function onboardingRoutes(fastify: FastifyInstance, ctx: AppContext
       schema: {
         tags,
         operationId: 'saveOnboardingItems',
-        summary: 'Save the items step (replaces an earlier submit)',
-        'x-errors': stepErrors,
+        summary: 'Save the items step (updates and adds to an earlier submit, by id or name)',
+        'x-errors': [...stepErrors, 'NOT_FOUND'],
         body: itemsStepBody,
         response: { 200: savedCount },
       },
@@ -81,8 +105,8 @@ export async function onboardingRoutes(fastify: FastifyInstance, ctx: AppContext
       schema: {
         tags,
         operationId: 'saveOnboardingGarage',
-        summary: 'Save the storage step (created, or updated when saved before)',
-        'x-errors': stepErrors,
+        summary: 'Save the storage step and its starting quantities (created, or updated when saved before)',
+        'x-errors': [...stepErrors, 'NOT_FOUND'],
         body: garageStepBody,
         response: { 200: z.object({ id: z.uuid() }) },
       },
@@ -97,10 +121,10 @@ export async function onboardingRoutes(fastify: FastifyInstance, ctx: AppContext
       schema: {
         tags,
         operationId: 'saveOnboardingUnits',
-        summary: 'Save the properties and complete setup',
+        summary: 'Save the properties, fill them to their minimum from storage when asked, and complete setup',
         'x-errors': stepErrors,
         body: unitsStepBody,
-        response: { 200: savedCount },
+        response: { 200: unitsStepResult },
       },
     },
     async (request) => saveOnboardingUnits(ctx.db, request.who, request.body, ctx.now()),

@@ -8,17 +8,26 @@ import { randomUUID } from 'node:crypto';
 import { utc } from '@date-fns/utc';
 import { addDays } from 'date-fns';
 import { asc, eq, sql } from 'drizzle-orm';
-import type { CompanyStepBody, GarageStepBody, ItemsStepBody, UnitsStepBody } from '../../../common/contracts/onboarding';
+import type {
+  CompanyStepBody,
+  GarageStepBody,
+  ItemsStepBody,
+  OnboardingSetup,
+  UnitsStepBody,
+  UnitsStepResult,
+} from '../../../common/contracts/onboarding';
 import { onboardingSteps, type OnboardingStatus, type OnboardingStep } from '../../../common/contracts/onboarding-status';
-import { queryRows, type Db, type Tx } from '../../db/client';
+import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
 import { memberships, tenants } from '../../db/schema/auth';
 import { subscriptions } from '../../db/schema/billing';
 import { garages, items, units } from '../../db/schema/stock';
-import { openEmptyUnitStockRows } from '../stock/ledger';
+import { lockItemStockRows, openEmptyUnitStockRows, setStock } from '../stock/ledger';
 import { enterTenantScope, withTenant } from '../../db/tenant-tx';
-import { AppError } from '../../lib/errors';
+import { AppError, notFound } from '../../lib/errors';
 import type { Identity, TenantIdentity } from '../auth/session';
 import { assertWithinLimit } from '../billing/plans';
+import { assertItemsExist, itemColumns, toItem } from '../items/service';
+import { fillUnitToMinimum } from '../units/service';
 
 /** check_onboarding_status of docs/product.md "Server rules". */
 export async function onboardingStatus(db: Db, who: Identity): Promise<OnboardingStatus> {
@@ -105,86 +114,200 @@ async function advanceTo(tx: Tx, tenantId: string, next: OnboardingStep): Promis
     );
 }
 
+/** The onboarding garage: the tenant's first (setup creates one and keeps editing it). */
+async function onboardingGarage(tx: Tx, tenantId: string): Promise<{ id: string; name: string; address: string } | undefined> {
+  const [garage] = await tx
+    .select({ id: garages.id, name: garages.name, address: garages.address })
+    .from(garages)
+    .where(eq(garages.tenantId, tenantId))
+    .orderBy(asc(garages.createdAt), asc(garages.id))
+    .limit(1);
+  return garage;
+}
+
 /**
- * Items step: replaces the tenant's items with `body.items` (no location holds stock before the
- * units step, so nothing of the ledger is touched), within the plan's item limit.
+ * What the steps saved so far (GET /api/onboarding/setup): the items by name, and the onboarding
+ * garage with its stock per item, so a reopened step shows it and edits it.
+ */
+export async function onboardingSetup(db: Db, who: TenantIdentity): Promise<OnboardingSetup> {
+  return withTenant(db, who.tenantId, async (tx) => {
+    const saved = await tx.select(itemColumns).from(items).where(eq(items.tenantId, who.tenantId)).orderBy(asc(items.name), asc(items.id));
+    const garage = await onboardingGarage(tx, who.tenantId);
+    const stock = garage
+      ? await queryRows<{ item_id: string; quantity: number }>(
+          tx,
+          sql`select item_id, quantity from garage_inventory where tenant_id = ${who.tenantId} and garage_id = ${garage.id} order by item_id`,
+        )
+      : [];
+    return {
+      items: saved.map(toItem),
+      garage: garage ? { ...garage, stock: stock.map((r) => ({ item_id: r.item_id, quantity: Number(r.quantity) })) } : null,
+    };
+  });
+}
+
+/** Item names are matched without regard to case (docs/product.md "Validation rules"). */
+const nameKey = (name: string) => name.toLowerCase();
+
+/**
+ * Items step: makes the tenant's items what `body.items` lists, editing instead of replacing
+ * (docs/decisions/027-first-day-setup.md). An entry with an id updates that item, one without
+ * updates the saved item of the same name or is added; saved items left out are removed, unless
+ * they hold stock (the storage step's starting quantities), which is refused so that stock never
+ * leaves outside the ledger. New items count against the plan's item limit.
+ * @throws AppError NOT_FOUND for an id that is not one of the tenant's items; CONFLICT
+ *   '{name} still has {n} in storage. …'; LIMIT_REACHED
  */
 export async function saveOnboardingItems(db: Db, who: TenantIdentity, body: ItemsStepBody, now: Date): Promise<{ count: number }> {
-  return withTenant(db, who.tenantId, async (tx) => {
-    await assertStepOpen(tx, who.tenantId, 'items');
-    await tx.delete(items).where(eq(items.tenantId, who.tenantId));
-    await assertWithinLimit(tx, who.tenantId, 'items', body.items.length, now);
-    if (body.items.length > 0) {
-      await tx.insert(items).values(
-        body.items.map((i) => ({
-          tenantId: who.tenantId,
-          name: i.name,
-          category: i.category,
-          minimumThreshold: i.minimum_threshold,
-          countCost: i.count_cost.toFixed(2),
-        })),
-      );
+  const tenantId = who.tenantId;
+  return withTenant(db, tenantId, async (tx) => {
+    await assertStepOpen(tx, tenantId, 'items');
+    const saved = await tx
+      .select({ id: items.id, name: items.name, threshold: items.minimumThreshold })
+      .from(items)
+      .where(eq(items.tenantId, tenantId));
+    const byId = new Map(saved.map((i) => [i.id, i]));
+    // Entries with an id claim their item first, so a renamed item's old name can be reused.
+    const claimed = new Set<string>();
+    for (const entry of body.items) {
+      if (entry.id === undefined) continue;
+      if (!byId.has(entry.id)) throw notFound('Item');
+      claimed.add(entry.id);
     }
-    await advanceTo(tx, who.tenantId, 'garage');
+    const unclaimedByName = new Map(saved.filter((i) => !claimed.has(i.id)).map((i) => [nameKey(i.name), i.id]));
+    const plan = body.items.map((entry) => {
+      const id = entry.id ?? unclaimedByName.get(nameKey(entry.name));
+      if (id !== undefined) claimed.add(id);
+      return { entry, id };
+    });
+    const removed = saved.filter((i) => !claimed.has(i.id));
+    // Stock rows before their items (docs/decisions/009-ledger-lock-order.md): a threshold change
+    // reaches them by ON UPDATE CASCADE, a removal by ON DELETE CASCADE. Locked before the stock
+    // of removed items is checked, so none can arrive in between.
+    const touched = [
+      ...removed.map((i) => i.id),
+      ...plan.filter((p) => p.id !== undefined && byId.get(p.id)!.threshold !== p.entry.minimum_threshold).map((p) => p.id!),
+    ].sort();
+    for (const id of touched) await lockItemStockRows(tx, tenantId, id);
+    await assertNoStock(tx, tenantId, removed.map((i) => i.id));
+    if (removed.length > 0) {
+      await tx.delete(items).where(sql`${items.tenantId} = ${tenantId} and ${items.id} = any(${pgArray(removed.map((i) => i.id))}::uuid[])`);
+    }
+    const values = (entry: ItemsStepBody['items'][number]) => ({
+      name: entry.name,
+      category: entry.category,
+      minimumThreshold: entry.minimum_threshold,
+      countCost: entry.count_cost.toFixed(2),
+    });
+    for (const { entry, id } of plan) {
+      if (id !== undefined) await tx.update(items).set(values(entry)).where(sql`${items.tenantId} = ${tenantId} and ${items.id} = ${id}`);
+    }
+    const added = plan.filter((p) => p.id === undefined).map((p) => ({ tenantId, ...values(p.entry) }));
+    await assertWithinLimit(tx, tenantId, 'items', added.length, now);
+    if (added.length > 0) await tx.insert(items).values(added);
+    await advanceTo(tx, tenantId, 'garage');
     return { count: body.items.length };
   });
 }
 
-/** Garage step: creates the onboarding storage location, or renames it when the step is saved again. */
+/**
+ * Refuses to remove items that hold stock somewhere (in setup: the storage's starting quantities).
+ * @throws AppError CONFLICT naming the first such item and how much it holds.
+ */
+async function assertNoStock(tx: Tx, tenantId: string, itemIds: string[]): Promise<void> {
+  if (itemIds.length === 0) return;
+  const [held] = await queryRows<{ name: string; total: number }>(
+    tx,
+    sql`select i.name, sum(s.quantity)::int as total
+        from items i join (
+          select item_id, quantity from garage_inventory where tenant_id = ${tenantId}
+          union all select item_id, quantity from unit_inventory where tenant_id = ${tenantId}
+        ) s on s.item_id = i.id
+        where i.tenant_id = ${tenantId} and i.id = any(${pgArray(itemIds)}::uuid[]) and s.quantity > 0
+        group by i.name order by i.name limit 1`,
+  );
+  if (held) {
+    throw new AppError(
+      'CONFLICT',
+      `${held.name} still has ${held.total} in storage. Set its starting quantity to 0 in the storage step before removing it.`,
+    );
+  }
+}
+
+/**
+ * Garage step: creates the onboarding storage location, or updates it when the step is saved
+ * again, and sets its starting quantity of each item listed through the ledger: a new stock row
+ * is recorded as `initial`, a changed one (the step saved again) as a `count` of the difference
+ * (docs/product.md "Stock movements and statuses"). Rows are set in item order, after the garage
+ * row, the lock order of docs/decisions/009-ledger-lock-order.md.
+ * @throws AppError NOT_FOUND for an item that is not the tenant's; CONFLICT before the items step
+ */
 export async function saveOnboardingGarage(db: Db, who: TenantIdentity, body: GarageStepBody): Promise<{ id: string }> {
-  return withTenant(db, who.tenantId, async (tx) => {
-    await assertStepOpen(tx, who.tenantId, 'garage');
-    const [existing] = await tx
-      .select({ id: garages.id })
-      .from(garages)
-      .where(eq(garages.tenantId, who.tenantId))
-      .orderBy(asc(garages.createdAt))
-      .limit(1);
-    let id = existing?.id;
+  const tenantId = who.tenantId;
+  return withTenant(db, tenantId, async (tx) => {
+    await assertStepOpen(tx, tenantId, 'garage');
+    let id = (await onboardingGarage(tx, tenantId))?.id;
     if (id) {
-      await tx.update(garages).set({ name: body.name, address: body.address }).where(sql`${garages.tenantId} = ${who.tenantId} and ${garages.id} = ${id}`);
+      await tx.update(garages).set({ name: body.name, address: body.address }).where(sql`${garages.tenantId} = ${tenantId} and ${garages.id} = ${id}`);
     } else {
-      const [row] = await tx.insert(garages).values({ tenantId: who.tenantId, name: body.name, address: body.address }).returning({ id: garages.id });
+      const [row] = await tx.insert(garages).values({ tenantId, name: body.name, address: body.address }).returning({ id: garages.id });
       id = row!.id;
     }
-    await advanceTo(tx, who.tenantId, 'units');
+    await assertItemsExist(tx, tenantId, body.stock.map((l) => l.item_id));
+    const location = { kind: 'garage', id } as const;
+    const held = await queryRows<{ item_id: string }>(
+      tx,
+      sql`select item_id from garage_inventory where tenant_id = ${tenantId} and garage_id = ${id} order by item_id for update`,
+    );
+    const hasRow = new Set(held.map((r) => r.item_id));
+    const lines = [...body.stock].sort((a, b) => (a.item_id < b.item_id ? -1 : a.item_id > b.item_id ? 1 : 0));
+    for (const line of lines) {
+      const isNew = !hasRow.has(line.item_id);
+      if (isNew && line.quantity === 0) continue;
+      await setStock(tx, location, line.item_id, line.quantity, { tenantId, userId: who.userId, note: STARTING_NOTE }, isNew ? 'initial' : 'count');
+    }
+    await advanceTo(tx, tenantId, 'units');
     return { id };
   });
 }
 
+/** The note of the storage's starting quantities in the ledger. */
+const STARTING_NOTE = 'Starting quantity, entered during setup';
+
 /**
  * Units step and "Complete Setup" (docs/product.md "Server rules" mark_onboarding_complete):
- * creates the properties linked to the onboarding garage, a stock row of quantity 0 (critical) for
- * every item in each, recorded in the ledger as `initial`, and marks onboarding complete — all in
- * one transaction.
- * @throws AppError CONFLICT when the garage step was not done.
+ * creates the properties linked to the onboarding garage, a stock row of quantity 0 for every item
+ * in each, recorded in the ledger as `initial`; with `fill_to_minimum`, restocks each property to
+ * its items' minimum thresholds from the garage by the rule of "Restock to minimum" (as far as the
+ * garage holds, property after property); and marks onboarding complete — all in one transaction.
+ * The new properties are invisible to other transactions until it commits, so filling them one
+ * after the other (each locking the garage rows it takes from) cannot deadlock with anyone.
+ * @returns the properties created, what moved per item and what the garage could not cover.
+ * @throws AppError CONFLICT when the garage step was not done; LIMIT_REACHED
  */
-export async function saveOnboardingUnits(
-  db: Db,
-  who: TenantIdentity,
-  body: UnitsStepBody,
-  now: Date,
-): Promise<{ count: number }> {
+export async function saveOnboardingUnits(db: Db, who: TenantIdentity, body: UnitsStepBody, now: Date): Promise<UnitsStepResult> {
   return withTenant(db, who.tenantId, async (tx) => {
     await assertStepOpen(tx, who.tenantId, 'units');
     await assertWithinLimit(tx, who.tenantId, 'units', body.units.length, now);
-    const [garage] = await tx
-      .select({ id: garages.id })
-      .from(garages)
-      .where(eq(garages.tenantId, who.tenantId))
-      .orderBy(asc(garages.createdAt))
-      .limit(1);
+    const garage = await onboardingGarage(tx, who.tenantId);
     if (!garage) throw new AppError('CONFLICT', 'Please complete the previous steps first');
     const created = await tx
       .insert(units)
       .values(body.units.map((u) => ({ tenantId: who.tenantId, name: u.name, address: u.address, garageId: garage.id })))
       .returning({ id: units.id });
-    await openEmptyUnitStockRows(
-      tx,
-      created.map((u) => u.id),
-      { tenantId: who.tenantId, userId: who.userId, note: 'Created during setup' },
-    );
+    const unitIds = created.map((u) => u.id).sort();
+    await openEmptyUnitStockRows(tx, unitIds, { tenantId: who.tenantId, userId: who.userId, note: 'Created during setup' });
+    const moved = new Map<string, UnitsStepResult['moved'][number]>();
+    const short = new Map<string, UnitsStepResult['short'][number]>();
+    if (body.fill_to_minimum) {
+      for (const unitId of unitIds) {
+        const filled = await fillUnitToMinimum(tx, who, unitId);
+        for (const m of filled.moved) moved.set(m.item_id, { ...m, quantity: (moved.get(m.item_id)?.quantity ?? 0) + m.quantity });
+        for (const s of filled.short) short.set(s.item_id, { ...s, missing: (short.get(s.item_id)?.missing ?? 0) + s.missing });
+      }
+    }
     await tx.update(tenants).set({ onboardingCompletedAt: sql`now()` }).where(eq(tenants.id, who.tenantId));
-    return { count: created.length };
+    const byName = <T extends { item_name: string }>(list: Iterable<T>) => [...list].sort((a, b) => a.item_name.localeCompare(b.item_name));
+    return { count: created.length, moved: byName(moved.values()), short: byName(short.values()) };
   });
 }

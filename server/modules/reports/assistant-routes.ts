@@ -14,6 +14,7 @@ import type { AppContext } from '../../context';
 import type { AiProvider } from '../../integrations/ai';
 import { coalesce } from '../../lib/coalesce';
 import { computeReport, replyWithReport } from './assistant/service';
+import { leastRole } from '../../../common/permissions';
 
 export async function assistantRoutes(fastify: FastifyInstance, opts: { ctx: AppContext; ai: AiProvider | null }): Promise<void> {
   const { ctx, ai } = opts;
@@ -31,7 +32,7 @@ export async function assistantRoutes(fastify: FastifyInstance, opts: { ctx: App
     '/api/reports/assistant',
     {
       // Behind the expired-trial gate, and a plan feature (docs/product.md "Screens: Reports").
-      config: { access: { role: 'member', gate: 'trial', feature: 'ai_reports' } },
+      config: { access: { role: leastRole.view, gate: 'trial', feature: 'ai_reports' } },
       schema: {
         tags: ['reports'],
         operationId: 'askReportAssistant',

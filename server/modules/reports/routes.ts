@@ -11,13 +11,14 @@ import { coalesce } from '../../lib/coalesce';
 import { sendJson } from '../../lib/send-json';
 import { getCostReport } from './costs';
 import { getStatusReport } from './status';
+import { leastRole } from '../../../common/permissions';
 
 export async function reportRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['reports'];
   // Both charts need the plan's cost_reports feature: FORBIDDEN without it.
   const reportErrors = ['NO_TENANT', 'SUBSCRIPTION_REQUIRED', 'FORBIDDEN'] as const;
-  const config = { access: { role: 'member', gate: 'trial', feature: 'cost_reports' } } as const;
+  const config = { access: { role: leastRole.view, gate: 'trial', feature: 'cost_reports' } } as const;
 
   // People of one tenant opening the same report together share reads (lib/coalesce.ts): each
   // read starts after its callers asked, as of that moment, and is checked against the contract

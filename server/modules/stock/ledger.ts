@@ -130,6 +130,60 @@ export async function setStock(
   return { previous: Number(row.previous), quantity: Number(row.quantity) };
 }
 
+/**
+ * A stocktake of many rows at once (count mode, docs/decisions/026-stocktake.md): the stock of
+ * each line's item at `location` becomes its `quantity`, by one statement, and each row that
+ * changed gets one `count` movement of the difference, computed in SQL. A line of 0 for an item
+ * the location does not hold writes nothing; any other line opens the missing row first.
+ * The caller has locked the location and its existing stock rows of these items (key order).
+ * @returns the rows that changed, with the quantity before and after, by item id.
+ */
+export async function countStock(
+  tx: Tx,
+  location: Location,
+  lines: readonly { itemId: string; quantity: number }[],
+  meta: MovementMeta,
+): Promise<{ itemId: string; previous: number; quantity: number }[]> {
+  if (lines.length === 0) return [];
+  const { table, column } = tableOf(location);
+  const sorted = [...lines].sort((a, b) => a.itemId.localeCompare(b.itemId));
+  const items = pgArray(sorted.map((l) => l.itemId));
+  const quantities = pgArray(sorted.map((l) => l.quantity));
+  // Missing rows first, by their own statement, as ensureStockRow does (its comment says why).
+  await tx.execute(sql`
+    insert into ${table} (tenant_id, ${column}, item_id, quantity)
+    select ${meta.tenantId}, ${location.id}, w.item_id, 0
+    from unnest(${items}::uuid[], ${quantities}::int[]) as w(item_id, quantity)
+    where w.quantity > 0
+      and not exists (select 1 from ${table} s where s.tenant_id = ${meta.tenantId} and s.${column} = ${location.id} and s.item_id = w.item_id)
+    order by w.item_id
+    on conflict (tenant_id, ${column}, item_id) do nothing`);
+  const rows = await queryRows<{ item_id: string; previous: number; quantity: number }>(
+    tx,
+    sql`
+    with wanted as (
+      select * from unnest(${items}::uuid[], ${quantities}::int[]) as w(item_id, quantity)
+    ), cur as (
+      select s.id, s.item_id, s.quantity, w.quantity as counted
+      from ${table} s join wanted w on w.item_id = s.item_id
+      where s.tenant_id = ${meta.tenantId} and s.${column} = ${location.id} and s.quantity <> w.quantity
+      order by s.item_id
+      for update of s
+    ), upd as (
+      update ${table} s set quantity = cur.counted, updated_at = now()
+      from cur where s.tenant_id = ${meta.tenantId} and s.id = cur.id
+      returning s.tenant_id, s.item_id, cur.quantity as previous, s.quantity
+    ), logged as (
+      insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, ${column}, type, unit_cost, user_id, note)
+      select upd.tenant_id, upd.item_id, upd.quantity - upd.previous, ${location.kind}::text, ${location.id}::uuid, 'count',
+             i.count_cost, ${meta.userId}::uuid, ${meta.note ?? null}::text
+      from upd join items i on i.tenant_id = upd.tenant_id and i.id = upd.item_id
+    )
+    select item_id, previous, quantity from upd order by item_id`,
+  );
+  return rows.map((r) => ({ itemId: r.item_id, previous: Number(r.previous), quantity: Number(r.quantity) }));
+}
+
 /** Sets the stock row to 0 through the ledger (`count`), then deletes the row. */
 export async function removeStockRow(tx: Tx, location: Location, itemId: string, meta: MovementMeta): Promise<void> {
   await setStock(tx, location, itemId, 0, meta);

@@ -23,9 +23,11 @@ export const stockStatusSql = (quantity: SQL, threshold: SQL): SQL => sql`stock_
 
 /**
  * SQL: true when a ledger row aliased `l` is usage (docs/product.md "Reports"): stock that left a
- * unit by consumption or by a count that found less. What every report sums as "used".
+ * unit by consumption or by a count that found less, and was not undone since. What every report
+ * sums as "used". The rule's SQL home is the function `ledger_is_usage` (migration 0016), which the
+ * daily totals' triggers call too.
  */
-export const isUsageSql: SQL = sql`l.source_type = 'unit' and l.quantity_change < 0 and l.type in ('consumption', 'count')`;
+export const isUsageSql: SQL = sql`ledger_is_usage(l.source_type, l.quantity_change, l.type, l.reversed_at)`;
 
 /**
  * The garage status chart's fixed buckets (docs/product.md "Screens: Reports"): a garage row of

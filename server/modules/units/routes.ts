@@ -5,6 +5,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { countBody, countResult } from '../../../common/contracts/count';
 import { idParam } from '../../../common/contracts/fields';
 import { noContent } from '../../lib/api-document';
 import {
@@ -24,6 +25,7 @@ import {
 import type { AppContext } from '../../context';
 import {
   addUnitStock,
+  countUnit,
   consumeUnitStock,
   createUnit,
   deleteUnit,
@@ -36,6 +38,7 @@ import {
   transferUnitStock,
   updateUnit,
 } from './service';
+import { leastRole } from '../../../common/permissions';
 
 const stockParams = z.object({ id: z.uuid(), itemId: z.uuid() });
 
@@ -45,14 +48,15 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   const gated = ['NO_TENANT', 'SUBSCRIPTION_REQUIRED'] as const;
   // Behind the expired-trial gate (docs/product.md "Screens: Expired-trial gate"); managing the
   // records themselves needs an admin (docs/product.md "Roles").
-  const member = { access: { role: 'member', gate: 'trial' } } as const;
-  const admin = { access: { role: 'admin', gate: 'trial' } } as const;
+  const member = { access: { role: leastRole.view, gate: 'trial' } } as const;
+  const admin = { access: { role: leastRole.properties, gate: 'trial' } } as const;
+  const stock = { access: { role: leastRole.stock, gate: 'trial' } } as const;
   // Plus and minus check the gate inside the write's own transaction instead (assertAccess in
   // units/service.ts), not in the hook: they are the hottest path, pressed in bursts written in
   // one transaction each, and a check in the hook would cost every press a transaction more
   // (measured in docs/decisions/019-access-per-route.md). Checked there, it also holds for the
   // batch a press waits for: a subscription cancelled or a trial ending meanwhile stops it.
-  const stockButton = { access: { role: 'member', gate: 'trial-in-write' } } as const;
+  const stockButton = { access: { role: leastRole.stock, gate: 'trial-in-write' } } as const;
 
   app.get(
     '/api/units',
@@ -122,7 +126,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/api/units/:id/inventory',
     {
-      config: member,
+      config: stock,
       schema: {
         tags,
         operationId: 'addUnitStock',
@@ -171,7 +175,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/api/units/:id/inventory/:itemId/transfer',
     {
-      config: member,
+      config: stock,
       schema: {
         tags,
         operationId: 'transferUnitStock',
@@ -187,7 +191,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/api/units/:id/restock-to-minimum',
     {
-      config: member,
+      config: stock,
       schema: {
         tags,
         operationId: 'restockUnitToMinimum',
@@ -204,7 +208,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.delete(
     '/api/units/:id/inventory/:itemId',
     {
-      config: member,
+      config: stock,
       schema: {
         tags,
         operationId: 'removeUnitStock',
@@ -219,7 +223,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/api/units/:id/movements/reverse',
     {
-      config: member,
+      config: stock,
       schema: {
         tags,
         operationId: 'reverseUnitStockChanges',
@@ -231,5 +235,21 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
       },
     },
     async (request) => reverseMovements(ctx.db, request.who, request.params.id, request.body.movement_ids),
+  );
+  app.post(
+    '/api/units/:id/count',
+    {
+      config: member,
+      schema: {
+        tags,
+        operationId: 'countUnit',
+        summary: 'Count mode: the counted lines become the unit’s stock, all or none',
+        'x-errors': [...gated, 'CONFLICT'],
+        params: idParam,
+        body: countBody,
+        response: { 200: countResult },
+      },
+    },
+    async (request) => countUnit(ctx.db, request.who, request.params.id, request.body),
   );
 }

@@ -17,6 +17,7 @@ import type {
   UpdateUnitBody,
 } from '../../../common/contracts/stock';
 import { stockStatus } from '../../../common/contracts/stock';
+import type { CountBody, CountResult } from '../../../common/contracts/count';
 import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
 import { garages, units } from '../../db/schema/stock';
 import { ConcurrentChange, withTenant } from '../../db/tenant-tx';
@@ -24,6 +25,7 @@ import { AppError, notFound } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/session';
 import { assertItemsExist } from '../items/service';
 import { assertAccess, assertWithinLimit } from '../billing/plans';
+import { applyCount } from '../stock/count';
 import { assertNotLastRecord } from '../stock/last-record';
 import { stockStatusSql } from '../stock/rules';
 import { changeStock, ensureStockRow, movementsWrittenAt, removeStockRow, setStock, zeroLocation } from '../stock/ledger';
@@ -313,51 +315,72 @@ export async function transferUnitStock(db: Db, who: TenantIdentity, unitId: str
  *   CONFLICT 'No garage assigned to this unit' when a row is to be filled.
  */
 export async function restockToMinimum(db: Db, who: TenantIdentity, unitId: string, itemId?: string): Promise<RestockToMinimumResult> {
+  return withTenant(db, who.tenantId, (tx) => fillUnitToMinimum(tx, who, unitId, itemId));
+}
+
+/**
+ * The rule of "Restock to minimum" inside the caller's tenant transaction (also how setup fills
+ * its new properties, docs/decisions/027-first-day-setup.md); answers and throws as
+ * restockToMinimum.
+ */
+export async function fillUnitToMinimum(tx: Tx, who: TenantIdentity, unitId: string, itemId?: string): Promise<RestockToMinimumResult> {
   const tenantId = who.tenantId;
-  return withTenant(db, tenantId, async (tx) => {
-    const unit = await lockUnit(tx, tenantId, unitId, 'share');
-    // One row asked for is locked whatever its quantity, to tell a missing row (404) from a full one.
-    const rowsToFill = itemId ? sql`s.item_id = ${itemId}` : sql`s.quantity < s.item_threshold`;
-    const rows = await queryRows<{ item_id: string; item_name: string; wanted: number }>(
-      tx,
-      sql`select s.item_id, i.name as item_name, greatest(s.item_threshold - s.quantity, 0) as wanted
-          from unit_inventory s join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
-          where s.tenant_id = ${tenantId} and s.unit_id = ${unitId} and ${rowsToFill}
-          order by s.item_id
-          for update of s`,
-    );
-    if (itemId && rows.length === 0) throw notFound('Stock row');
-    const low = rows.filter((r) => Number(r.wanted) > 0);
-    if (low.length === 0) return { moved: [], short: [], movement_ids: [] };
-    if (unit.garageId === null) throw noGarage();
-    const held = await queryRows<{ item_id: string; quantity: number }>(
-      tx,
-      sql`select g.item_id, g.quantity
-          from garage_inventory g
-          join unit_inventory s on s.tenant_id = g.tenant_id and s.item_id = g.item_id
-          where g.tenant_id = ${tenantId} and g.garage_id = ${unit.garageId} and s.unit_id = ${unitId} and ${rowsToFill}
-          order by g.item_id
-          for update of g`,
-    );
-    const holds = new Map(held.map((g) => [g.item_id, Number(g.quantity)]));
-    const asked = low.map((r) => ({ ...r, wanted: Number(r.wanted), quantity: Math.min(Number(r.wanted), holds.get(r.item_id) ?? 0) }));
-    const moving = asked.filter((a) => a.quantity > 0);
-    const outcomes = moving.length === 0
-      ? []
-      : await transferToUnits(tx, tenantId, moving.map((a) => ({ unitId, itemId: a.item_id, quantity: a.quantity, userId: who.userId })), { type: 'restock' });
-    const movedOf = new Map(moving.map((a, k) => [a.item_id, outcomes[k]!.kind === 'moved' ? a.quantity : 0]));
-    const movedItems = moving.filter((a) => (movedOf.get(a.item_id) ?? 0) > 0).map((a) => a.item_id);
-    const result: RestockToMinimumResult = {
-      moved: [],
-      short: [],
-      movement_ids: await movementsWrittenAt(tx, tenantId, { kind: 'unit', id: unitId }, movedItems),
-    };
-    for (const a of asked.sort((x, y) => x.item_name.localeCompare(y.item_name))) {
-      const moved = movedOf.get(a.item_id) ?? 0;
-      if (moved > 0) result.moved.push({ item_id: a.item_id, item_name: a.item_name, quantity: moved });
-      if (moved < a.wanted) result.short.push({ item_id: a.item_id, item_name: a.item_name, missing: a.wanted - moved });
-    }
-    return result;
+  const unit = await lockUnit(tx, tenantId, unitId, 'share');
+  // One row asked for is locked whatever its quantity, to tell a missing row (404) from a full one.
+  const rowsToFill = itemId ? sql`s.item_id = ${itemId}` : sql`s.quantity < s.item_threshold`;
+  const rows = await queryRows<{ item_id: string; item_name: string; wanted: number }>(
+    tx,
+    sql`select s.item_id, i.name as item_name, greatest(s.item_threshold - s.quantity, 0) as wanted
+        from unit_inventory s join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
+        where s.tenant_id = ${tenantId} and s.unit_id = ${unitId} and ${rowsToFill}
+        order by s.item_id
+        for update of s`,
+  );
+  if (itemId && rows.length === 0) throw notFound('Stock row');
+  const low = rows.filter((r) => Number(r.wanted) > 0);
+  if (low.length === 0) return { moved: [], short: [], movement_ids: [] };
+  if (unit.garageId === null) throw noGarage();
+  const held = await queryRows<{ item_id: string; quantity: number }>(
+    tx,
+    sql`select g.item_id, g.quantity
+        from garage_inventory g
+        join unit_inventory s on s.tenant_id = g.tenant_id and s.item_id = g.item_id
+        where g.tenant_id = ${tenantId} and g.garage_id = ${unit.garageId} and s.unit_id = ${unitId} and ${rowsToFill}
+        order by g.item_id
+        for update of g`,
+  );
+  const holds = new Map(held.map((g) => [g.item_id, Number(g.quantity)]));
+  const asked = low.map((r) => ({ ...r, wanted: Number(r.wanted), quantity: Math.min(Number(r.wanted), holds.get(r.item_id) ?? 0) }));
+  const moving = asked.filter((a) => a.quantity > 0);
+  const outcomes = moving.length === 0
+    ? []
+    : await transferToUnits(tx, tenantId, moving.map((a) => ({ unitId, itemId: a.item_id, quantity: a.quantity, userId: who.userId })), { type: 'restock' });
+  const movedOf = new Map(moving.map((a, k) => [a.item_id, outcomes[k]!.kind === 'moved' ? a.quantity : 0]));
+  const movedItems = moving.filter((a) => (movedOf.get(a.item_id) ?? 0) > 0).map((a) => a.item_id);
+  const result: RestockToMinimumResult = {
+    moved: [],
+    short: [],
+    movement_ids: await movementsWrittenAt(tx, tenantId, { kind: 'unit', id: unitId }, movedItems),
+  };
+  for (const a of asked.sort((x, y) => x.item_name.localeCompare(y.item_name))) {
+    const moved = movedOf.get(a.item_id) ?? 0;
+    if (moved > 0) result.moved.push({ item_id: a.item_id, item_name: a.item_name, quantity: moved });
+    if (moved < a.wanted) result.short.push({ item_id: a.item_id, item_name: a.item_name, missing: a.wanted - moved });
+  }
+  return result;
+}
+
+/**
+ * Count mode at a unit (docs/product.md "Screens: Count"): the counted lines become its stock in
+ * one transaction, one `count` movement per changed row (stock/count.ts); a count that finds less
+ * is usage, as every count at a unit. The unit is held FOR SHARE first: the usage trigger locks it
+ * too, after the stock rows, which would otherwise invert the lock order.
+ * @throws 404 for an unknown unit or item; CONFLICT listing the lines whose stock moved since they were counted
+ */
+export async function countUnit(db: Db, who: TenantIdentity, unitId: string, body: CountBody): Promise<CountResult> {
+  return withTenant(db, who.tenantId, async (tx) => {
+    await lockUnit(tx, who.tenantId, unitId, 'share');
+    return applyCount(tx, who.tenantId, who.userId, { kind: 'unit', id: unitId }, body.lines);
   });
 }
 
@@ -413,7 +436,8 @@ const cannotUndo = (message: string) => new AppError('CONFLICT', message);
  * all of them or none; history is never deleted. A restock goes back to the garage it came from
  * (a `restock` transfer the other way), a use comes back (`consumption`), stock received from
  * outside goes out again (its own type), a removed stock row is opened again with what it held
- * (`count`). Each reverse row notes the row it undoes, so a change is undone once.
+ * (`count`). Each reverse row notes the row it undoes, and the row undone is marked
+ * (`reversed_at`): a change is undone once, and an undone use is no longer usage.
  * Locks, in the order of docs/decisions/009-ledger-lock-order.md: the garages stock goes back to
  * (FOR KEY SHARE: not deleted meanwhile), the unit (FOR UPDATE: undos of a unit take turns and no
  * change of its stock is half-way), its stock rows, the garages' rows; rows opened again last.
@@ -448,11 +472,11 @@ export async function reverseMovements(db: Db, who: TenantIdentity, unitId: stri
     }
     await lockUnit(tx, tenantId, unitId, 'update');
     const itemIds = [...new Set(plan.map((m) => m.item_id))].sort();
+    // Undos of the unit take turns on its lock, so this check and the marking below cannot interleave.
     const [undone] = await queryRows(
       tx,
       sql`select 1 from inventory_logs
-          where tenant_id = ${tenantId} and unit_id = ${unitId} and item_id = any(${pgArray(itemIds)}::uuid[])
-            and note = any(${pgArray(movementIds.map(reversalNote))}::text[])
+          where tenant_id = ${tenantId} and id = any(${pgArray(movementIds)}::uuid[]) and reversed_at is not null
           limit 1`,
     );
     if (undone) throw cannotUndo('This change was already undone');
@@ -499,6 +523,11 @@ export async function reverseMovements(db: Db, who: TenantIdentity, unitId: stri
         }
       }
     }
+    // Undone rows leave usage (migration 0016): the daily totals' triggers take them out.
+    await tx.execute(
+      sql`update inventory_logs set reversed_at = now()
+          where tenant_id = ${tenantId} and id = any(${pgArray(movementIds)}::uuid[])`,
+    );
     return (await readUnits(tx, tenantId, unitId))[0]!;
   });
 }

@@ -112,6 +112,13 @@ describe.each(backends)('undo by reverse movements on %s', (backend) => {
       { type: 'external_addition', quantity_change: -6 },
       { type: 'count', quantity_change: 2 },
     ]);
+    // The use and the removal were undone: neither is usage any more, in the ledger or the daily totals.
+    const [usage] = await queryRows<{ rows: number; used: number }>(
+      t.database.db,
+      sql`select (select count(*)::int from inventory_logs l where l.tenant_id = ${s.tenantId} and ledger_is_usage(l.source_type, l.quantity_change, l.type, l.reversed_at)) as rows,
+                 (select coalesce(sum(used), 0)::int from unit_usage_daily where tenant_id = ${s.tenantId}) as used`,
+    );
+    expect(usage).toEqual({ rows: 0, used: 0 });
     expect(await ledgerMismatches(t)).toEqual([]);
   });
 

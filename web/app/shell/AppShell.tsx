@@ -1,6 +1,6 @@
 /**
  * Layout of the signed-in screens (docs/product.md "Screens: Route table"): sidebar, a top bar with the menu button on
- * phones, the screen itself, and the trial pill.
+ * phones, and the screen itself with the trial pill above it.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Menu } from 'lucide-react';
@@ -54,12 +54,12 @@ export function AppShell() {
       )}
       <Sidebar id={SIDEBAR_ID} open={menuOpen} onClose={closeMenu} />
 
-      <main className="px-4 pt-6 pb-28 sm:px-6 lg:ml-72 lg:px-10 lg:pt-10">
+      <main className="px-4 pt-6 pb-10 sm:px-6 lg:ml-72 lg:px-10 lg:pt-10">
         <div className="mx-auto max-w-6xl">
+          <TrialPill />
           <Outlet />
         </div>
       </main>
-      <TrialPill />
     </div>
   );
 }

@@ -1,6 +1,7 @@
 /** The plan badge in the sidebar: active tier, trial days left, or no plan (docs/product.md "Screens: Route table"). */
 import { BadgeCheck, Clock, TriangleAlert } from 'lucide-react';
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { hasErrorCode } from '../../lib/api-error';
 import { useSubscriptionStatus } from '../../lib/queries/get-subscription-status';
 import { isInActiveTrial } from '../../lib/subscription-access';
@@ -10,15 +11,18 @@ interface BadgeProps {
   title: string;
   detail: string;
   tone: string;
+  /** A link under the detail, e.g. to subscribe. */
+  action?: ReactNode;
 }
 
-function Badge({ icon, title, detail, tone }: BadgeProps) {
+function Badge({ icon, title, detail, tone, action }: BadgeProps) {
   return (
     <div className={`flex items-start gap-3 rounded-lg px-3 py-3 ${tone}`} data-testid="plan-badge">
       {icon}
       <div className="min-w-0">
         <p className="truncate font-semibold">{title}</p>
         <p className="text-sm opacity-90">{detail}</p>
+        {action}
       </div>
     </div>
   );
@@ -56,6 +60,12 @@ export function PlanBadge() {
         title="Trial Period"
         detail={`${status.days_remaining} days remaining`}
         tone="bg-amber-400/15 text-amber-100"
+        // The trial pill can be hidden for the session; the way to subscribe stays here.
+        action={
+          <Link to="/subscription" className="mt-1 inline-flex min-h-10 items-center text-sm font-semibold text-amber-100 underline hover:text-white">
+            Subscribe
+          </Link>
+        }
       />
     );
   }

@@ -1,5 +1,5 @@
-/** The sidebar's destinations, in the order docs/product.md "Screens: Route table" lists them (Users last). */
-import { BarChart3, CreditCard, House, LayoutDashboard, Package, Users, Warehouse, type LucideIcon } from 'lucide-react';
+/** The sidebar's destinations, in the order docs/product.md "Screens: Route table" lists them (Users, then the person's own Account). */
+import { BarChart3, CircleUser, CreditCard, House, LayoutDashboard, Package, Users, Warehouse, type LucideIcon } from 'lucide-react';
 
 export interface NavItem {
   to: string;
@@ -15,4 +15,5 @@ export const navItems: readonly NavItem[] = [
   { to: '/reports', label: 'Reports', icon: BarChart3 },
   { to: '/subscription', label: 'Subscription', icon: CreditCard },
   { to: '/users', label: 'Users', icon: Users },
+  { to: '/account', label: 'Account', icon: CircleUser },
 ];

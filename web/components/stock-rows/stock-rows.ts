@@ -1,6 +1,6 @@
 /**
- * Item-and-quantity rows of the stock forms (a garage's initial inventory and Edit Inventory, the
- * inventory of Add Unit): what the inputs hold, and the stock lines sent to the API. A quantity is
+ * Item-and-quantity rows of the stock forms (a garage's initial inventory, the inventory of Add
+ * Unit): what the inputs hold, and the stock lines sent to the API. A quantity is
  * a whole number from 0 (a fraction is refused with the row's message, never cut); rows without an
  * item or at 0 are left out (docs/product.md "States and transitions", "Validation rules").
  */

@@ -1,4 +1,4 @@
-/** The react-hook-form side of StockRowsEditor, shared by Add Garage, Edit Inventory and Add Unit. */
+/** The react-hook-form side of StockRowsEditor, shared by Add Garage and Add Unit. */
 import { useFieldArray, useFormState, useWatch, type UseFormReturn } from 'react-hook-form';
 import { emptyStockRow, type StockRowDraft } from './stock-rows';
 import type { StockRowsEditorProps } from './StockRowsEditor';

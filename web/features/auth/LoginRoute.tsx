@@ -1,4 +1,4 @@
-/** /login: sign-in with email and password. */
+/** /login: sign-in with email and password, Forgot password?, and the confirmation email sent again. */
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
@@ -6,12 +6,16 @@ import toast from 'react-hot-toast';
 import { Button } from '../../components/ui/Button';
 import { FormAlert } from '../../components/ui/FormAlert';
 import { TextField } from '../../components/ui/TextField';
+import { useResendConfirmation } from './api/password';
 import { useSignIn, type SignInCredentials } from './api/sign-in';
 import { EMAIL_NOT_VERIFIED_MESSAGE, isEmailNotVerified, signInErrorMessage } from './auth-messages';
 import { AuthCard } from './components/AuthCard';
 
-/** The note above the form when the user arrives from the link in the confirmation email. */
+/** The note above the form when the user arrives from the link in the confirmation email, or after a session ended elsewhere. */
 function VerificationNote({ searchParams }: { searchParams: URLSearchParams }) {
+  if (searchParams.get('ended') === '1') {
+    return <FormAlert message="You have been signed out: your session ended, or your access to the company was removed. Sign in again to continue." />;
+  }
   if (searchParams.get('verified') !== '1') return null;
   if (searchParams.has('error')) {
     return (
@@ -31,7 +35,13 @@ export function LoginRoute() {
   const navigate = useNavigate();
   const signIn = useSignIn();
   const [needsConfirmation, setNeedsConfirmation] = useState(false);
-  const { register, handleSubmit } = useForm<SignInCredentials>({ defaultValues: { email: '', password: '' } });
+  const resend = useResendConfirmation();
+  const { register, handleSubmit, getValues } = useForm<SignInCredentials>({ defaultValues: { email: '', password: '' } });
+  const resendConfirmation = () =>
+    resend.mutate(getValues('email').trim(), {
+      onSuccess: () => toast.success('Confirmation email sent. Check your inbox.'),
+      onError: () => toast.error('Failed to send the confirmation email. Please try again.'),
+    });
 
   const onSubmit = handleSubmit((credentials) => {
     setNeedsConfirmation(false);
@@ -52,7 +62,14 @@ export function LoginRoute() {
     <AuthCard title="Inventory Manager">
       <form onSubmit={onSubmit} className="flex flex-col gap-4">
         <VerificationNote searchParams={searchParams} />
-        {needsConfirmation && <FormAlert message={EMAIL_NOT_VERIFIED_MESSAGE} />}
+        {needsConfirmation && (
+          <div className="flex flex-col gap-2">
+            <FormAlert message={EMAIL_NOT_VERIFIED_MESSAGE} />
+            <Button variant="secondary" isBusy={resend.isPending} onClick={resendConfirmation}>
+              Resend confirmation email
+            </Button>
+          </div>
+        )}
         <TextField id="login-email" label="Email" type="email" autoComplete="email" required {...register('email')} />
         <TextField
           id="login-password"
@@ -62,6 +79,9 @@ export function LoginRoute() {
           required
           {...register('password')}
         />
+        <Link to="/forgot-password" className="-mt-2 self-end text-sm font-medium text-blue-700 underline-offset-2 hover:underline">
+          Forgot password?
+        </Link>
         <Button type="submit" isBusy={signIn.isPending} className="mt-2 w-full">
           Sign in
         </Button>

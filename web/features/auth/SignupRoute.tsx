@@ -4,25 +4,18 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate } from 'react-router';
 import toast from 'react-hot-toast';
 import { z } from 'zod';
-import { newPassword } from '../../../common/contracts/password';
 import { Button } from '../../components/ui/Button';
 import { TextField } from '../../components/ui/TextField';
 import { useSignUp } from './api/sign-up';
 import { signUpErrorMessage } from './auth-messages';
 import { AuthCard } from './components/AuthCard';
+import { newPasswordFields, passwordsMatch } from './new-password-form';
 
 // Email presence and format are left to the browser (required, type=email). The password rule is
 // the server's; only its common-password check is left to the server (its message is shown).
 const signUpForm = z
-  .object({
-    email: z.string().trim(),
-    password: newPassword,
-    confirmPassword: z.string(),
-  })
-  .refine((form) => form.password === form.confirmPassword, {
-    message: 'Passwords do not match',
-    path: ['confirmPassword'],
-  });
+  .object({ email: z.string().trim(), ...newPasswordFields })
+  .refine(...passwordsMatch);
 type SignUpForm = z.infer<typeof signUpForm>;
 
 /** The sign-up screen. */

@@ -1,11 +1,10 @@
 /**
- * / : the dashboard (docs/product.md "Screens: Dashboard"). It first checks onboarding and sends a tenant that is
- * not set up to /onboarding; otherwise it shows the stats, alerts (each opens the place to restock
- * it) and recent activity.
+ * / : the dashboard (docs/product.md "Screens: Dashboard"). It waits for the onboarding status (a
+ * company not set up is taken to /onboarding by the shell's guard, without a flash of empty
+ * figures); then it shows the stats, alerts (each opens the place to restock it) and recent activity.
  */
 import { useDeferredValue } from 'react';
 import { Boxes, CircleAlert, House, TriangleAlert } from 'lucide-react';
-import { Navigate } from 'react-router';
 import type { DashboardAlert, DashboardResponse } from '../../../common/contracts/dashboard';
 import { LoadError } from '../../components/ui/LoadError';
 import { PageHeader } from '../../components/ui/PageHeader';
@@ -92,11 +91,9 @@ export function DashboardRoute() {
   if (!onboarding.data) {
     return onboarding.isError ? <LoadError onRetry={() => void onboarding.refetch()} /> : <PageSpinner />;
   }
-  if (!setUp) return <Navigate to="/onboarding" replace />;
-  if (!data) {
-    if (hasErrorCode(dashboard.error, 'NO_TENANT')) return <Navigate to="/onboarding" replace />;
-    return dashboard.isError ? <LoadError onRetry={() => void dashboard.refetch()} /> : <PageSpinner />;
-  }
+  // Not set up (NO_TENANT: no company yet): web/app/guards/RequireSetup.tsx is taking the user to setup.
+  if (!setUp || hasErrorCode(dashboard.error, 'NO_TENANT')) return <PageSpinner />;
+  if (!data) return dashboard.isError ? <LoadError onRetry={() => void dashboard.refetch()} /> : <PageSpinner />;
   return (
     <>
       <PageHeader title="Dashboard" />

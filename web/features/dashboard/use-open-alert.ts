@@ -1,6 +1,6 @@
 /**
  * Opening a stock alert of the dashboard (docs/product.md "Screens: Dashboard"): a unit alert opens
- * its unit's page, where the row can be restocked; a garage alert opens the Garages screen. An
+ * its unit's page at the alert's item, where the row can be restocked; a garage alert opens the Garages screen. An
  * alert names its stock row, not its unit, so the unit is found in the units list, read when an
  * alert is first touched and then kept. The list's query (and its classic zod contracts) loads
  * only then, outside the dashboard's first paint (decision 016).
@@ -31,8 +31,10 @@ export function useOpenAlert() {
     try {
       const units = await queryClient.fetchQuery(await loadUnitsQuery());
       const unit = units.find((candidate) => candidate.inventory.some((row) => row.id === alert.id));
-      // Gone meanwhile (the row was removed): the list of units is the next best place.
-      await navigate(unit ? `/unit/${unit.id}` : '/units');
+      const row = unit?.inventory.find((candidate) => candidate.id === alert.id);
+      // The unit's page scrolls to the item and marks it. Gone meanwhile (the row was removed):
+      // the list of units is the next best place.
+      await navigate(unit && row ? `/unit/${unit.id}?item=${row.item_id}` : '/units');
     } catch {
       toast.error('Failed to load units');
     } finally {

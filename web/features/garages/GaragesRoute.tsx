@@ -1,4 +1,4 @@
-/** /garages: storage locations with their stock, Add Garage, inline edit, delete, Edit Inventory (docs/product.md "Screens: Garages"). */
+/** /garages: storage locations with their stock, Add Garage, inline edit, delete, Count (docs/product.md "Screens: Garages"). */
 import { useState } from 'react';
 import { Plus, Warehouse } from 'lucide-react';
 import type { Garage } from '../../../common/contracts/stock';
@@ -13,10 +13,13 @@ import { useGarages } from '../../lib/queries/get-garages';
 import { useDeleteGarage } from './api/delete-garage';
 import { AddGarageDialog } from './components/AddGarageDialog';
 import { GarageCard } from './components/GarageCard';
+import { RoleNote } from '../../components/RoleNote';
+import { usePermission } from '../../lib/use-permission';
 
 function GaragesScreen() {
   const garages = useGarages();
   const remove = useDeleteGarage();
+  const manage = usePermission('storage');
   const [adding, setAdding] = useState(false);
   const [deleting, setDeleting] = useState<Garage | null>(null);
   /** Why the server refused the delete: the garage still holds stock or properties. */
@@ -64,10 +67,14 @@ function GaragesScreen() {
         title="Garages"
         subtitle="Manage your storage garages"
         actions={
-          <Button onClick={() => setAdding(true)}>
-            <Plus className="size-5" aria-hidden="true" />
-            Add Garage
-          </Button>
+          manage.allowed ? (
+            <Button onClick={() => setAdding(true)}>
+              <Plus className="size-5" aria-hidden="true" />
+              Add Garage
+            </Button>
+          ) : (
+            <RoleNote reason={manage.reason} />
+          )
         }
       />
       {content}

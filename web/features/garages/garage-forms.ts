@@ -1,6 +1,6 @@
 /**
- * The garage forms (docs/product.md "Screens: Garages", "Validation rules"): Add Garage with its initial inventory, the inline edit
- * of name and address, and Edit Inventory — what the inputs hold and the request bodies.
+ * The garage forms (docs/product.md "Screens: Garages", "Validation rules"): Add Garage with its initial inventory and the inline
+ * edit of name and address — what the inputs hold and the request bodies. Stock is counted in count mode (features/count).
  */
 import { z } from 'zod';
 import { createGarageBody, updateGarageBody } from '../../../common/contracts/stock';
@@ -28,10 +28,3 @@ export interface GarageDetailsDraft {
 
 /** Inline edit draft -> PATCH /api/garages/:id body. */
 export const garageDetailsForm = updateGarageBody;
-
-export interface GarageInventoryDraft {
-  inventory: StockRowDraft[];
-}
-
-/** Edit Inventory draft -> PUT /api/garages/:id/inventory body. */
-export const garageInventoryForm = z.object({ inventory: stockRowsForm });

@@ -12,6 +12,8 @@ import { useItems } from '../../lib/queries/get-items';
 import { useDeleteItem } from './api/delete-item';
 import { ItemFormDialog } from './components/ItemFormDialog';
 import { ItemsTable } from './components/ItemsTable';
+import { RoleNote } from '../../components/RoleNote';
+import { usePermission } from '../../lib/use-permission';
 
 /** Which modal is open: Add Item, Edit Item of an item, or none. */
 type FormState = { mode: 'closed' } | { mode: 'add' } | { mode: 'edit'; item: Item };
@@ -21,6 +23,7 @@ function ItemsScreen() {
   const remove = useDeleteItem();
   const [form, setForm] = useState<FormState>({ mode: 'closed' });
   const [deleting, setDeleting] = useState<Item | null>(null);
+  const manage = usePermission('items');
 
   const closeForm = () => setForm({ mode: 'closed' });
   const confirmDelete = () => {
@@ -50,10 +53,14 @@ function ItemsScreen() {
         title="Items"
         subtitle="Manage your inventory items"
         actions={
-          <Button onClick={() => setForm({ mode: 'add' })}>
-            <Plus className="size-5" aria-hidden="true" />
-            Add Item
-          </Button>
+          manage.allowed ? (
+            <Button onClick={() => setForm({ mode: 'add' })}>
+              <Plus className="size-5" aria-hidden="true" />
+              Add Item
+            </Button>
+          ) : (
+            <RoleNote reason={manage.reason} />
+          )
         }
       />
       {content}

@@ -3,7 +3,7 @@
  * becomes the request body of its step, checked by the shared contracts (docs/product.md "Validation rules").
  */
 import { z } from 'zod';
-import { companyStepBody, garageStepBody, onboardingItem, uniqueItemNames, unitsStepBody } from '../../../common/contracts/onboarding';
+import { companyStepBody, garageStepBody, onboardingItem, startingQuantity, uniqueItemNames, unitsStepBody } from '../../../common/contracts/onboarding';
 import { numberText } from '../../lib/number-text';
 
 /** The one message for a missing name, category or address in any row (docs/product.md "Validation rules"). */
@@ -12,7 +12,9 @@ export const REQUIRED_FIELDS_MESSAGE = 'Please fill in all required fields';
 export const companyDraft = z.object({ company_name: z.string() });
 export type CompanyDraft = z.infer<typeof companyDraft>;
 
+/** `id`: the saved item this row edits (a reopened step), absent for a new one. */
 export const itemDraft = z.object({
+  id: z.string().optional(),
   name: z.string(),
   category: z.string(),
   minimum_threshold: z.string(),
@@ -22,12 +24,15 @@ export type ItemDraft = z.infer<typeof itemDraft>;
 export const itemsDraft = z.object({ items: z.array(itemDraft) });
 export type ItemsDraft = z.infer<typeof itemsDraft>;
 
-export const garageDraft = z.object({ name: z.string(), address: z.string() });
+/** A starting quantity as typed, per saved item; empty reads as 0. */
+export const stockDraft = z.object({ item_id: z.string(), quantity: z.string() });
+export type StockDraft = z.infer<typeof stockDraft>;
+export const garageDraft = z.object({ name: z.string(), address: z.string(), stock: z.array(stockDraft).default([]) });
 export type GarageDraft = z.infer<typeof garageDraft>;
 
 export const unitDraft = z.object({ name: z.string(), address: z.string() });
 export type UnitDraft = z.infer<typeof unitDraft>;
-export const unitsDraft = z.object({ units: z.array(unitDraft) });
+export const unitsDraft = z.object({ units: z.array(unitDraft), fill_to_minimum: z.boolean().default(true) });
 export type UnitsDraft = z.infer<typeof unitsDraft>;
 
 /** A new item row: threshold 0 and cost 0 (docs/product.md "Constants and limits"). */
@@ -42,6 +47,7 @@ export const itemsForm = z.object({
   items: z
     .array(
       z.object({
+        id: onboardingItem.shape.id,
         name: onboardingItem.shape.name,
         category: onboardingItem.shape.category,
         minimum_threshold: numberText(onboardingItem.shape.minimum_threshold.unwrap()),
@@ -52,10 +58,14 @@ export const itemsForm = z.object({
 });
 
 /** Garage draft -> POST /api/onboarding/garage body. */
-export const garageForm = garageStepBody;
+export const garageForm = z.object({
+  name: garageStepBody.shape.name,
+  address: garageStepBody.shape.address,
+  stock: z.array(z.object({ item_id: startingQuantity.shape.item_id, quantity: numberText(startingQuantity.shape.quantity) })),
+});
 
 /** Units draft -> POST /api/onboarding/units body. */
-export const unitsForm = unitsStepBody;
+export const unitsForm = z.object({ units: unitsStepBody.shape.units, fill_to_minimum: z.boolean() });
 
 /**
  * The message to show under a field: its own ('Name must be at most 200 characters'), but not the

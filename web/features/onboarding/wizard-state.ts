@@ -70,8 +70,8 @@ export function initialWizardState(): WizardState {
     steps: {
       company: { completed: false, data: { company_name: '' } },
       items: { completed: false, data: { items: [{ ...emptyItem }] } },
-      garage: { completed: false, data: { name: '', address: '' } },
-      units: { completed: false, data: { units: [{ ...emptyUnit }] } },
+      garage: { completed: false, data: { name: '', address: '', stock: [] } },
+      units: { completed: false, data: { units: [{ ...emptyUnit }], fill_to_minimum: true } },
     },
     data: {},
     currentStep: 'company',

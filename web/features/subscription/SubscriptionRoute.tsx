@@ -16,10 +16,13 @@ import { TierCard } from './components/TierCard';
 import { UsageSummary } from './components/UsageSummary';
 import type { BillingInterval } from './plan-display';
 import { useCheckoutReturn } from './use-checkout-return';
+import { RoleNote } from '../../components/RoleNote';
+import { usePermission } from '../../lib/use-permission';
 
 function Plans({ billingInterval }: { billingInterval: BillingInterval }) {
   const tiers = useSubscriptionTiers();
   const { data: status } = useSubscriptionStatus();
+  const billing = usePermission('billing');
   const checkout = useStartCheckout();
 
   if (!tiers.data) return tiers.isError ? <LoadError onRetry={() => void tiers.refetch()} /> : <PageSpinner />;
@@ -36,7 +39,7 @@ function Plans({ billingInterval }: { billingInterval: BillingInterval }) {
           interval={billingInterval}
           isCurrent={tier.name === currentTier}
           isBusy={tier.id === startingTierId}
-          isDisabled={startingTierId !== undefined}
+          isDisabled={startingTierId !== undefined || !billing.allowed}
           onSubscribe={(chosen) => checkout.mutate({ tier_id: chosen.id, interval: billingInterval })}
         />
       ))}
@@ -49,6 +52,7 @@ export function SubscriptionRoute() {
   useCheckoutReturn();
   const [billingInterval, setBillingInterval] = useState<BillingInterval>('year');
   const { data: status } = useSubscriptionStatus();
+  const billing = usePermission('billing');
   return (
     <>
       <PageHeader title="Subscription Plans" subtitle="Choose the perfect plan for your business" />
@@ -57,6 +61,7 @@ export function SubscriptionRoute() {
         {/* Once the trial has expired nothing can be created, so the plans matter, not the limits. */}
         {status && !isAccessBlocked(status) && <UsageSummary />}
         <BillingIntervalToggle value={billingInterval} onChange={setBillingInterval} />
+        <RoleNote reason={billing.reason} />
         <Plans billingInterval={billingInterval} />
         <p className="mx-auto max-w-2xl text-center text-sm text-slate-600">
           Payments are processed securely by Stripe, our card payment provider. Billing is automatic at the start of each month or

@@ -16,11 +16,9 @@ export const featureLabels: Record<Feature, string> = {
 };
 
 /**
- * The features a plan card lists: those the product has today. The photo scanner and the listing
- * import are plan switches already, but are not built yet, so no card sells them; each joins this
- * list when it ships.
+ * The features a plan card lists: those the product has today.
  */
-export const listedFeatures: readonly Feature[] = ['cost_reports', 'ai_reports', 'priority_support'];
+export const listedFeatures: readonly Feature[] = ['cost_reports', 'ai_reports', 'ai_scanner', 'listing_import', 'priority_support'];
 
 const wholeDollars = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', maximumFractionDigits: 0 });
 const dollarsAndCents = new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2 });

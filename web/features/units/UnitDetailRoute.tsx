@@ -2,18 +2,19 @@
  * /unit/:unitId: one unit (docs/product.md "Screens: Unit detail") — name, address and garage with Edit Unit and
  * Change/Assign Garage; its stock with minus, plus, restock by quantity, fill to minimum and
  * remove (asking first when the row holds stock); Restock to minimum for the whole unit; Add
- * Manually; Scan Items (not available yet).
+ * Manually; Count, which opens count mode (/unit/:unitId/count); Scan Items (the AI photo scanner).
  */
-import { useState } from 'react';
-import { Link, useParams } from 'react-router';
-import { ArrowLeft, MapPin, PackageCheck, PackagePlus, Pencil, ScanLine, Warehouse } from 'lucide-react';
+import { useEffect, useState } from 'react';
+import { Link, useParams, useSearchParams } from 'react-router';
+import { ArrowLeft, ClipboardList, MapPin, PackageCheck, PackagePlus, Pencil, ScanLine, Warehouse } from 'lucide-react';
 import type { Unit, UnitStockRow as UnitStockRowData } from '../../../common/contracts/stock';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
+import { ScanDialog } from '../../components/scanner/ScanDialog';
 import { Button, buttonClasses } from '../../components/ui/Button';
+import { UpcomingStays } from '../../app/cross-feature';
 import { Card } from '../../components/ui/Card';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { LoadError } from '../../components/ui/LoadError';
-import { NotAvailableDialog } from '../../components/ui/NotAvailableDialog';
 import { PageSpinner } from '../../components/ui/PageSpinner';
 import { hasErrorCode } from '../../lib/api-error';
 import { useGarages } from '../../lib/queries/get-garages';
@@ -23,6 +24,8 @@ import { useRestockToMinimum } from './api/restock-to-minimum';
 import { AddStockDialog } from './components/AddStockDialog';
 import { EditUnitDialog } from './components/EditUnitDialog';
 import { UnitStockRow } from './components/UnitStockRow';
+import { RoleNote } from '../../components/RoleNote';
+import { usePermission } from '../../lib/use-permission';
 
 const backLink = (
   <Link to="/units" className="inline-flex min-h-11 items-center gap-2 text-base font-medium text-blue-700 hover:underline">
@@ -32,6 +35,7 @@ const backLink = (
 );
 
 function UnitHeader({ unit, onEdit }: { unit: Unit; onEdit: (focusGarage: boolean) => void }) {
+  const manage = usePermission('properties');
   return (
     <Card className="flex flex-col gap-4 p-4 sm:p-6">
       <div>
@@ -45,28 +49,50 @@ function UnitHeader({ unit, onEdit }: { unit: Unit; onEdit: (focusGarage: boolea
         <Warehouse className="mt-0.5 size-5 shrink-0 text-slate-500" aria-hidden="true" />
         {unit.garage ? (
           <div className="min-w-0">
-            <p className="font-semibold break-words text-slate-900">{unit.garage.name}</p>
+            <Link to="/garages" className="font-semibold break-words text-blue-700 hover:underline">
+              {unit.garage.name}
+            </Link>
             <p className="text-sm break-words text-slate-600">{unit.garage.address}</p>
           </div>
         ) : (
           <p className="text-base text-slate-600">No garage assigned</p>
         )}
       </div>
-      <div className="flex flex-wrap gap-2">
-        <Button variant="secondary" onClick={() => onEdit(false)} className="flex-auto whitespace-nowrap sm:flex-none">
-          <Pencil className="size-5" aria-hidden="true" />
-          Edit Unit
-        </Button>
-        <Button variant="secondary" onClick={() => onEdit(true)} className="flex-auto whitespace-nowrap sm:flex-none">
-          <Warehouse className="size-5" aria-hidden="true" />
-          {unit.garage ? 'Change Garage' : 'Assign Garage'}
-        </Button>
-      </div>
+      {manage.allowed ? (
+        <div className="flex flex-wrap gap-2">
+          <Button variant="secondary" onClick={() => onEdit(false)} className="flex-auto whitespace-nowrap sm:flex-none">
+            <Pencil className="size-5" aria-hidden="true" />
+            Edit Unit
+          </Button>
+          <Button variant="secondary" onClick={() => onEdit(true)} className="flex-auto whitespace-nowrap sm:flex-none">
+            <Warehouse className="size-5" aria-hidden="true" />
+            {unit.garage ? 'Change Garage' : 'Assign Garage'}
+          </Button>
+        </div>
+      ) : (
+        <RoleNote reason={manage.reason} />
+      )}
     </Card>
   );
 }
 
+/**
+ * The item that `?item={itemId}` asks for (a dashboard alert opens the unit there): scrolled into
+ * view once the stock has loaded, and marked.
+ */
+function useAskedItem(unit: Unit): string | null {
+  const [params] = useSearchParams();
+  const asked = params.get('item');
+  const held = asked !== null && unit.inventory.some((row) => row.item_id === asked);
+  useEffect(() => {
+    if (!held) return;
+    document.querySelector(`[data-item-id="${CSS.escape(asked)}"]`)?.scrollIntoView({ block: 'center' });
+  }, [asked, held]);
+  return held ? asked : null;
+}
+
 function UnitStock({ unit, onAdd, onScan }: { unit: Unit; onAdd: () => void; onScan: () => void }) {
+  const askedItem = useAskedItem(unit);
   const remove = useRemoveUnitStock();
   const fill = useRestockToMinimum();
   const garages = useGarages();
@@ -103,6 +129,10 @@ function UnitStock({ unit, onAdd, onScan }: { unit: Unit; onAdd: () => void; onS
             <PackagePlus className="size-5" aria-hidden="true" />
             Add Manually
           </Button>
+          <Link to={`/unit/${encodeURIComponent(unit.id)}/count`} className={buttonClasses('secondary', 'flex-auto whitespace-nowrap sm:flex-none')}>
+            <ClipboardList className="size-5" aria-hidden="true" />
+            Count
+          </Link>
           <Button variant="secondary" onClick={onScan} className="flex-auto whitespace-nowrap sm:flex-none">
             <ScanLine className="size-5" aria-hidden="true" />
             Scan Items
@@ -125,6 +155,7 @@ function UnitStock({ unit, onAdd, onScan }: { unit: Unit; onAdd: () => void; onS
               row={row}
               garageQuantity={unit.garage_id ? (garageStock.get(row.item_id) ?? (garages.data ? 0 : undefined)) : undefined}
               isRemoving={removingItem === row.item_id}
+              isMarked={askedItem === row.item_id}
               onRemove={() => askRemove(row)}
             />
           ))}
@@ -178,14 +209,10 @@ function UnitDetailScreen({ unitId }: { unitId: string }) {
       <div>{backLink}</div>
       <UnitHeader unit={unit.data} onEdit={(focusGarage) => setEditing(focusGarage ? 'garage' : 'unit')} />
       <UnitStock unit={unit.data} onAdd={() => setAdding(true)} onScan={() => setScanning(true)} />
+      {unit.data.external_id !== null && <UpcomingStays unitId={unit.data.id} />}
       <EditUnitDialog open={editing !== 'closed'} unit={unit.data} focusGarage={editing === 'garage'} onClose={() => setEditing('closed')} />
       <AddStockDialog open={adding} unit={unit.data} onClose={() => setAdding(false)} />
-      <NotAvailableDialog
-        open={scanning}
-        onClose={() => setScanning(false)}
-        title="AI-Powered Inventory Scanner"
-        message="Counting items from a photo is coming soon. Until then, use Add Manually."
-      />
+      <ScanDialog unit={scanning ? unit.data : null} onClose={() => setScanning(false)} />
     </div>
   );
 }

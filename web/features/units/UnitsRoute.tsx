@@ -1,23 +1,26 @@
 /**
- * /units: the units list (docs/product.md "Screens: Units") with search, Add Unit, the listing import (not
- * available yet), delete, 'Quick Scan Items' (not available yet) and 'View Details'.
+ * /units: the units list (docs/product.md "Screens: Units") with search, Add Unit, the listing import
+ * from Hostaway, delete, 'Quick Scan Items' (the AI photo scanner) and 'View Details'.
  */
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Download, House, Plus, Search } from 'lucide-react';
 import type { Unit } from '../../../common/contracts/stock';
+import { ImportListingsDialog } from '../../app/cross-feature';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button, buttonClasses } from '../../components/ui/Button';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { LoadError } from '../../components/ui/LoadError';
-import { NotAvailableDialog } from '../../components/ui/NotAvailableDialog';
+import { ScanDialog } from '../../components/scanner/ScanDialog';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { PageSpinner } from '../../components/ui/PageSpinner';
 import { unitsQuery, useUnits } from '../../lib/queries/get-units';
 import { useDeleteUnit } from './api/delete-unit';
 import { UnitCard } from './components/UnitCard';
 import { filterUnits } from './unit-search';
+import { RoleNote } from '../../components/RoleNote';
+import { usePermission } from '../../lib/use-permission';
 
 function NoUnits() {
   return (
@@ -37,9 +40,10 @@ function UnitsScreen() {
   const queryClient = useQueryClient();
   const units = useUnits();
   const remove = useDeleteUnit();
+  const manage = usePermission('properties');
   const [query, setQuery] = useState('');
   const [deleting, setDeleting] = useState<Unit | null>(null);
-  const [scanning, setScanning] = useState(false);
+  const [scanning, setScanning] = useState<Unit | null>(null);
   const [importing, setImporting] = useState(false);
 
   const confirmDelete = () => {
@@ -81,7 +85,7 @@ function UnitsScreen() {
         ) : (
           <div className="grid gap-4 md:grid-cols-2 2xl:grid-cols-3">
             {shown.map((unit) => (
-              <UnitCard key={unit.id} unit={unit} onDelete={setDeleting} onScan={() => setScanning(true)} />
+              <UnitCard key={unit.id} unit={unit} onDelete={setDeleting} onScan={setScanning} />
             ))}
           </div>
         )}
@@ -96,10 +100,14 @@ function UnitsScreen() {
         subtitle="Manage your property units"
         actions={
           <>
-            <Link to="/add-unit" className={buttonClasses('primary')}>
-              <Plus className="size-5" aria-hidden="true" />
-              Add Unit
-            </Link>
+            {manage.allowed ? (
+              <Link to="/add-unit" className={buttonClasses('primary')}>
+                <Plus className="size-5" aria-hidden="true" />
+                Add Unit
+              </Link>
+            ) : (
+              <RoleNote reason={manage.reason} />
+            )}
             <Button variant="secondary" onClick={() => setImporting(true)}>
               <Download className="size-5" aria-hidden="true" />
               Import Listings
@@ -116,18 +124,8 @@ function UnitsScreen() {
         onConfirm={confirmDelete}
         onCancel={() => setDeleting(null)}
       />
-      <NotAvailableDialog
-        open={scanning}
-        onClose={() => setScanning(false)}
-        title="AI-Powered Inventory Scanner"
-        message="Counting items from a photo is coming soon. Until then, open a unit with View Details and use Add Manually."
-      />
-      <NotAvailableDialog
-        open={importing}
-        onClose={closeImport}
-        title="Import Listings"
-        message="Importing listings from your vacation-rental management provider is not available yet. Add your units with Add Unit for now."
-      />
+      <ScanDialog unit={scanning} onClose={() => setScanning(null)} />
+      <ImportListingsDialog open={importing} onClose={closeImport} />
     </>
   );
 }

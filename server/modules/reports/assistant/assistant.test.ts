@@ -472,7 +472,7 @@ describe.each(backends)('report assistant access on %s', (backend) => {
 describe('assistant configuration', () => {
   it('defaults to the SDK base URL, gpt-4o, 30 s and 20 narratives a minute, and makes no AI calls without a key', () => {
     const { openai } = loadConfig({});
-    expect(openai).toEqual({ apiKey: undefined, baseUrl: 'https://api.openai.com/v1', reportModel: 'gpt-4o', timeoutMs: 30_000, reportsPerMinute: 20 });
+    expect(openai).toEqual({ apiKey: undefined, baseUrl: 'https://api.openai.com/v1', reportModel: 'gpt-4o', timeoutMs: 30_000, reportsPerMinute: 20, scanModel: 'gpt-4o-mini', scansPerMinute: 10 });
     expect(createAi(openai)).toBeNull();
     expect(createAi({ ...openai, apiKey: 'sk-x' })).not.toBeNull();
   });

@@ -52,7 +52,7 @@ export const wasteReport: ReportBuilder = async (tx, tenantId, range) => {
       left join units u on l.source_type = 'unit' and u.tenant_id = l.tenant_id and u.id = l.unit_id
       left join garages g on l.source_type = 'garage' and g.tenant_id = l.tenant_id and g.id = l.garage_id
       left join items i on i.tenant_id = l.tenant_id and i.id = l.item_id
-      where l.tenant_id = ${tenantId} and l.type = 'count' and l.quantity_change < 0
+      where l.tenant_id = ${tenantId} and l.type = 'count' and l.quantity_change < 0 and l.reversed_at is null
         and l.created_at >= ${range.start.toISOString()}::timestamptz and l.created_at < ${range.end.toISOString()}::timestamptz
       group by l.source_type, l.unit_id, l.garage_id, l.item_id, u.name, g.name, i.name
       union all

@@ -2,6 +2,7 @@
 import { useCallback } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { authClient } from '../../../lib/auth-client';
+import { expectSignOut } from '../../../lib/use-auth-state';
 import { runAuthCall } from './auth-request-error';
 
 /** Ends the session on the server; the server clears the cookie. */
@@ -17,6 +18,7 @@ export function useSignOut(): () => Promise<void> {
   const queryClient = useQueryClient();
   const { refetch } = authClient.useSession();
   return useCallback(async () => {
+    expectSignOut();
     try {
       await signOut();
     } catch (error) {

@@ -1,4 +1,4 @@
-/** One ledger movement: '{item} changed by {±n} in {source}'; increases green, decreases red. */
+/** One ledger movement: '{item} changed by {±n} in {source}', who made it and when; increases green, decreases red. */
 import type { DashboardLog } from '../../../../common/contracts/dashboard';
 import { formatDateTime, formatSignedQuantity } from '../../../lib/format';
 
@@ -16,6 +16,7 @@ export function ActivityEntry({ log }: { log: DashboardLog }) {
         {`${log.item_name} changed by ${formatSignedQuantity(log.quantity_change)} in ${log.source_name}`}
       </p>
       <p className="text-sm text-slate-500">
+        {log.by && <span className="break-words">{`By ${log.by} · `}</span>}
         <time dateTime={log.created_at}>{formatDateTime(log.created_at)}</time>
       </p>
     </div>

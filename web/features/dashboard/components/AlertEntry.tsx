@@ -33,7 +33,8 @@ export function AlertEntry({ alert, isOpening, onTouch, onOpen }: AlertEntryProp
       <Icon className="mt-0.5 size-5 shrink-0" aria-hidden="true" />
       <span className="min-w-0 flex-1">
         <span className="block text-base font-medium break-words">{`${alert.item_name} is ${alert.alert_type} in ${alert.location_name}`}</span>
-        <span className="block text-sm opacity-80">
+        {/* Full strength: dimmed, the low alert's yellow fell below 4.5:1 against its background. */}
+        <span className="block text-sm">
           <time dateTime={alert.created_at}>{formatDateTime(alert.created_at)}</time>
         </span>
       </span>

@@ -1,17 +1,18 @@
 /**
  * One garage (docs/product.md "Screens: Garages"): name and address with inline edit and delete, and its stock
- * with Edit Inventory. One of the two edits is open at a time.
+ * with Count, which opens count mode (/garages/:id/count).
  */
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
 import { ClipboardList, MapPin, Pencil, Trash2 } from 'lucide-react';
 import type { Garage } from '../../../../common/contracts/stock';
-import { Button } from '../../../components/ui/Button';
+import { buttonClasses } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { IconButton } from '../../../components/ui/IconButton';
 import { GarageDetailsForm } from './GarageDetailsForm';
-import { GarageInventoryForm } from './GarageInventoryForm';
+import { usePermission } from '../../../lib/use-permission';
 
-type Mode = 'view' | 'details' | 'inventory';
+type Mode = 'view' | 'details';
 
 interface GarageCardProps {
   garage: Garage;
@@ -34,6 +35,7 @@ function StockList({ garage }: { garage: Garage }) {
 
 /** Renders the card. */
 export function GarageCard({ garage, onDelete }: GarageCardProps) {
+  const canManage = usePermission('storage').allowed;
   const [mode, setMode] = useState<Mode>('view');
   const headingId = useId();
   const backToView = () => setMode('view');
@@ -59,25 +61,22 @@ export function GarageCard({ garage, onDelete }: GarageCardProps) {
             </p>
           </div>
           <div className="flex shrink-0">
-            <IconButton icon={Pencil} label={`Edit ${garage.name}`} tone="primary" onClick={() => setMode('details')} />
-            <IconButton icon={Trash2} label={`Delete ${garage.name}`} tone="danger" onClick={() => onDelete(garage)} />
+            {canManage && <IconButton icon={Pencil} label={`Edit ${garage.name}`} tone="primary" onClick={() => setMode('details')} />}
+            {canManage && <IconButton icon={Trash2} label={`Delete ${garage.name}`} tone="danger" onClick={() => onDelete(garage)} />}
           </div>
         </div>
       )}
 
       <div className="flex flex-col gap-2 border-t border-slate-100 pt-3">
-        <h3 className="text-base font-semibold text-slate-700">Inventory</h3>
-        {mode === 'inventory' ? (
-          <GarageInventoryForm garage={garage} onDone={backToView} />
-        ) : (
-          <>
-            <StockList garage={garage} />
-            <Button variant="secondary" onClick={() => setMode('inventory')} className="mt-1 self-start">
-              <ClipboardList className="size-5" aria-hidden="true" />
-              Edit Inventory
-            </Button>
-          </>
-        )}
+        <div className="flex items-center justify-between gap-2">
+          <h3 className="text-base font-semibold text-slate-700">Inventory</h3>
+          <Link to={`/garages/${encodeURIComponent(garage.id)}/count`} className={buttonClasses('secondary')}>
+            <ClipboardList className="size-5" aria-hidden="true" />
+            Count
+            <span className="sr-only">{` ${garage.name}`}</span>
+          </Link>
+        </div>
+        <StockList garage={garage} />
       </div>
     </Card>
   );

@@ -7,6 +7,7 @@ import { Pencil, Trash2, TriangleAlert } from 'lucide-react';
 import type { Item } from '../../../../common/contracts/stock';
 import { IconButton } from '../../../components/ui/IconButton';
 import { formatDollars } from '../../../lib/format';
+import { usePermission } from '../../../lib/use-permission';
 
 interface ItemsTableProps {
   items: readonly Item[];
@@ -20,6 +21,7 @@ const cellClass = 'sm:px-4 sm:py-3 max-sm:flex max-sm:flex-col max-sm:gap-0.5 ma
 
 /** Renders the table; the explicit roles keep table semantics where the phone layout changes `display`. */
 export function ItemsTable({ items, onEdit, onDelete }: ItemsTableProps) {
+  const canManage = usePermission('items').allowed;
   return (
     <div className="sm:overflow-hidden sm:rounded-xl sm:border sm:border-slate-200 sm:bg-white sm:shadow-sm">
       <table role="table" className="w-full text-left text-base">
@@ -68,8 +70,8 @@ export function ItemsTable({ items, onEdit, onDelete }: ItemsTableProps) {
               </td>
               <td role="cell" className="sm:px-4 sm:py-1 max-sm:self-end">
                 <div className="flex justify-end gap-1">
-                  <IconButton icon={Pencil} label={`Edit ${item.name}`} tone="primary" onClick={() => onEdit(item)} />
-                  <IconButton icon={Trash2} label={`Delete ${item.name}`} tone="danger" onClick={() => onDelete(item)} />
+                  {canManage && <IconButton icon={Pencil} label={`Edit ${item.name}`} tone="primary" onClick={() => onEdit(item)} />}
+                  {canManage && <IconButton icon={Trash2} label={`Delete ${item.name}`} tone="danger" onClick={() => onDelete(item)} />}
                 </div>
               </td>
             </tr>

@@ -7,6 +7,8 @@ import { Button } from '../../../components/ui/Button';
 import { useSubscriptionStatus } from '../../../lib/queries/get-subscription-status';
 import { isInActiveTrial } from '../../../lib/subscription-access';
 import { useOpenPortal } from '../api/open-portal';
+import { RoleNote } from '../../../components/RoleNote';
+import { usePermission } from '../../../lib/use-permission';
 
 type PlanState = 'subscribed' | 'trial' | 'expired';
 
@@ -40,6 +42,7 @@ function ManageSubscriptionButton() {
 /** Renders the box once the status is known; nothing before the company exists. */
 export function CurrentPlanBox() {
   const { data: status } = useSubscriptionStatus();
+  const billing = usePermission('billing');
   if (!status) return null;
   const state = planState(status);
   return (
@@ -55,7 +58,7 @@ export function CurrentPlanBox() {
           {planText(state, status)}
         </p>
       </div>
-      {state === 'subscribed' && <ManageSubscriptionButton />}
+      {state === 'subscribed' && (billing.allowed ? <ManageSubscriptionButton /> : <RoleNote reason={billing.reason} />)}
     </section>
   );
 }

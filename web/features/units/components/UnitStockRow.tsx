@@ -19,16 +19,23 @@ interface UnitStockRowProps {
   /** Stock of this item in the unit's garage; undefined when the unit has no garage or it is not known. */
   garageQuantity: number | undefined;
   isRemoving: boolean;
+  /** The row the page was opened at (a dashboard alert), marked so the eye finds it. */
+  isMarked?: boolean;
   onRemove: () => void;
 }
 
 /** Renders the row. */
-export function UnitStockRow({ unit, row, garageQuantity, isRemoving, onRemove }: UnitStockRowProps) {
+export function UnitStockRow({ unit, row, garageQuantity, isRemoving, isMarked = false, onRemove }: UnitStockRowProps) {
   const { tap, busy } = useStockTaps(unit, row, garageQuantity);
   const fill = useRestockToMinimum();
   const below = row.quantity < row.minimum_threshold;
   return (
-    <li className="flex flex-wrap items-center gap-x-3 gap-y-2 py-3" data-testid="unit-stock-row" data-item-id={row.item_id}>
+    <li
+      className={`flex flex-wrap items-center gap-x-3 gap-y-2 py-3 ${isMarked ? '-mx-2 rounded-lg px-2 ring-2 ring-blue-600' : ''}`}
+      data-testid="unit-stock-row"
+      data-item-id={row.item_id}
+      aria-current={isMarked ? 'location' : undefined}
+    >
       <div className="min-w-0 flex-1 basis-40">
         <p className="text-base font-semibold break-words text-slate-900">{row.item_name}</p>
         <p className="flex flex-wrap items-center gap-x-2 text-sm text-slate-500">

@@ -1,0 +1,240 @@
+/**
+ * Every screen and dialog, at desktop and phone (390 × 844) sizes, scanned by axe-core with the
+ * WCAG 2.1 A and AA rules: the test fails on any serious or critical finding and prints them all.
+ * Each screen's page title is checked on the way (docs/product.md "Screens: Route table").
+ *
+ * The signed-in screens run on the demo data (scripts/seed-demo.ts), in one signed-in page; the
+ * setup steps with a new company whose steps are saved through the API one after the other; the
+ * sign-in and sign-up screens signed out. A new screen or dialog is one line of `screens`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type APIRequestContext, type Locator, type Page } from '@playwright/test';
+import { PASSWORD, signInThroughPage } from './fixtures/account';
+import { seedDemo } from './fixtures/demo';
+import { freePort, startServer } from './fixtures/server';
+import { startSmtpSink } from './fixtures/smtp-sink';
+
+
+/** Who looks at the screen: the demo operator, a new company in setup, or nobody signed in. */
+type Who = 'demo' | 'new' | 'signed-out';
+
+interface Screen {
+  /** What the report calls it. */
+  name: string;
+  who: Who;
+  /** `:unitId` is replaced by a demo property that holds stock. */
+  path: string;
+  /** The page title, before ' · Inventory Manager'. */
+  title: string;
+  /** Visible once the screen has its content. */
+  ready: (page: Page) => Locator;
+  /** Opens a dialog or a part that is hidden at first; resolves to what must then be visible. */
+  open?: (page: Page) => Promise<Locator>;
+  /** A CSS selector of what `open` shows, scanned alone (the page behind it is a row of its own). */
+  scope?: string;
+  /** Only at this size (e.g. the phone menu). */
+  only?: 'desktop' | 'phone';
+  /** For a setup step: saves the step before it, so that this one can be opened. */
+  prepare?: (request: APIRequestContext, url: string) => Promise<void>;
+}
+
+const heading = (name: string | RegExp) => (page: Page) => page.getByRole('heading', { level: 1, name });
+/** A dialog opened by the first button named `button`, scanned alone. */
+const dialog = (button: string | RegExp, title: string): Pick<Screen, 'open' | 'scope'> => ({
+  open: async (page) => {
+    await page.getByRole('button', { name: button }).first().click();
+    return page.getByRole('dialog', { name: title });
+  },
+  scope: '[role="dialog"]',
+});
+const saveStep = (step: string, data: unknown) => async (request: APIRequestContext, url: string) => {
+  const res = await request.post(`${url}/api/onboarding/${step}`, { data });
+  expect(res.ok(), `${step}: ${await res.text()}`).toBe(true);
+};
+
+const screens: Screen[] = [
+  { name: 'sign in', who: 'signed-out', path: '/login', title: 'Sign in', ready: heading('Inventory Manager') },
+  { name: 'sign up', who: 'signed-out', path: '/signup', title: 'Sign up', ready: heading('Create your account') },
+  { name: 'setup: company', who: 'new', path: '/onboarding/company', title: 'Setup', ready: heading('Company details') },
+  {
+    name: 'setup: items',
+    who: 'new',
+    path: '/onboarding/items',
+    title: 'Setup',
+    ready: heading('Inventory items'),
+    prepare: saveStep('company', { company_name: 'Harbor Homes' }),
+  },
+  {
+    name: 'setup: storage',
+    who: 'new',
+    path: '/onboarding/garage',
+    title: 'Setup',
+    ready: heading('Storage location'),
+    prepare: saveStep('items', { items: [{ name: 'Bath Towel', category: 'Linen', minimum_threshold: 4, count_cost: 6.5 }] }),
+  },
+  {
+    name: 'setup: properties',
+    who: 'new',
+    path: '/onboarding/units',
+    title: 'Setup',
+    ready: heading('Your properties'),
+    prepare: saveStep('garage', { name: 'Main Storage', address: '1 Depot Road' }),
+  },
+  { name: 'dashboard', who: 'demo', path: '/', title: 'Dashboard', ready: (page) => page.getByTestId('unit-alerts') },
+  {
+    name: 'menu',
+    who: 'demo',
+    path: '/',
+    title: 'Dashboard',
+    ready: heading('Dashboard'),
+    only: 'phone',
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      return page.getByRole('navigation', { name: 'Main' });
+    },
+    scope: 'aside',
+  },
+  { name: 'units', who: 'demo', path: '/units', title: 'Units', ready: (page) => page.getByTestId('unit-card').first() },
+  { name: 'units: delete unit', who: 'demo', path: '/units', title: 'Units', ready: heading('Units'), ...dialog(/^Delete /, 'Delete Unit') },
+  { name: 'units: import listings', who: 'demo', path: '/units', title: 'Units', ready: heading('Units'), ...dialog('Import Listings', 'Import Listings') },
+  { name: 'unit detail', who: 'demo', path: '/unit/:unitId', title: 'Unit detail', ready: (page) => page.getByTestId('unit-stock-row').first() },
+  { name: 'unit detail: edit unit', who: 'demo', path: '/unit/:unitId', title: 'Unit detail', ready: heading(/./), ...dialog('Edit Unit', 'Edit Unit') },
+  { name: 'unit detail: add manually', who: 'demo', path: '/unit/:unitId', title: 'Unit detail', ready: heading(/./), ...dialog('Add Manually', 'Add Manually') },
+  {
+    name: 'unit detail: scan items',
+    who: 'demo',
+    path: '/unit/:unitId',
+    title: 'Unit detail',
+    ready: heading(/./),
+    ...dialog('Scan Items', 'AI-Powered Inventory Scanner'),
+  },
+  {
+    name: 'unit detail: remove a row that holds stock',
+    who: 'demo',
+    path: '/unit/:unitId',
+    title: 'Unit detail',
+    ready: heading(/./),
+    open: async (page) => {
+      const empty = page.getByRole('group', { name: /^Stock of / }).filter({ hasText: /^0$/ });
+      await page.getByTestId('unit-stock-row').filter({ hasNot: empty }).first().getByRole('button', { name: /^Remove / }).click();
+      return page.getByRole('dialog', { name: /^Remove / });
+    },
+    scope: '[role="dialog"]',
+  },
+  { name: 'unit count', who: 'demo', path: '/unit/:unitId/count', title: 'Count', ready: heading(/^Count /) },
+  {
+    name: 'garage count',
+    who: 'demo',
+    path: '/garages',
+    title: 'Garages',
+    ready: (page) => page.getByTestId('garage-card').first(),
+    open: async (page) => {
+      await page.getByTestId('garage-card').first().getByRole('link', { name: /^Count / }).click();
+      await expect(page).toHaveTitle('Count · Inventory Manager');
+      return page.getByRole('heading', { level: 1, name: /^Count / });
+    },
+  },
+  { name: 'add unit', who: 'demo', path: '/add-unit', title: 'Add Unit', ready: heading('Add Unit') },
+  { name: 'garages', who: 'demo', path: '/garages', title: 'Garages', ready: (page) => page.getByTestId('garage-card').first() },
+  { name: 'garages: add garage', who: 'demo', path: '/garages', title: 'Garages', ready: heading('Garages'), ...dialog('Add Garage', 'Add Garage') },
+  { name: 'garages: delete', who: 'demo', path: '/garages', title: 'Garages', ready: heading('Garages'), ...dialog(/^Delete /, 'Confirm Delete') },
+  { name: 'items', who: 'demo', path: '/items', title: 'Items', ready: (page) => page.getByRole('row').nth(1) },
+  { name: 'items: add item', who: 'demo', path: '/items', title: 'Items', ready: heading('Items'), ...dialog('Add Item', 'Add Item') },
+  { name: 'items: edit item', who: 'demo', path: '/items', title: 'Items', ready: heading('Items'), ...dialog(/^Edit /, 'Edit Item') },
+  { name: 'items: delete item', who: 'demo', path: '/items', title: 'Items', ready: heading('Items'), ...dialog(/^Delete /, 'Delete Item') },
+  { name: 'reports', who: 'demo', path: '/reports', title: 'Reports', ready: (page) => page.getByTestId('unit-status-chart') },
+  {
+    name: 'reports: AI chat',
+    who: 'demo',
+    path: '/reports',
+    title: 'Reports',
+    ready: heading('Reports'),
+    only: 'phone',
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Show AI Chat' }).click();
+      return page.getByRole('button', { name: 'Generate Report' });
+    },
+  },
+  { name: 'users', who: 'demo', path: '/users', title: 'Users', ready: heading('Users') },
+  { name: 'subscription', who: 'demo', path: '/subscription', title: 'Subscription', ready: heading('Subscription Plans') },
+];
+
+const sizes = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
+const wcag21aa = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** One serious or critical axe-core finding, as printed. */
+function describeFinding(where: string, violation: { id: string; impact?: string | null; help: string; nodes: { target: unknown; failureSummary?: string }[] }) {
+  return violation.nodes.map((node) => `${where}: [${violation.impact}] ${violation.id} (${violation.help}) at ${JSON.stringify(node.target)}\n    ${node.failureSummary?.replace(/\n/g, '\n    ')}`);
+}
+
+test('every screen and dialog passes axe-core (WCAG 2.1 AA) at desktop and phone sizes, with its own page title', async ({ browser }) => {
+  test.setTimeout(600_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-a11y-'));
+  const smtp = await startSmtpSink();
+  try {
+    const { email: demoEmail, password: demoPassword } = await seedDemo(dataDir);
+    const server = await startServer(await freePort(), { DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
+    const { url } = server;
+    try {
+      const pages: Record<Who, Page> = {
+        'signed-out': await (await browser.newContext()).newPage(),
+        demo: await (await browser.newContext()).newPage(),
+        new: await (await browser.newContext()).newPage(),
+      };
+      await signInThroughPage(pages.demo, url, demoEmail, demoPassword);
+      await expect(pages.demo.getByTestId('unit-alerts')).toBeVisible();
+      const units = (await (await pages.demo.request.get(`${url}/api/units`)).json()) as { id: string; inventory: { quantity: number }[] }[];
+      const unitId = units.find((unit) => unit.inventory.some((row) => row.quantity > 0))!.id;
+
+      const newEmail = 'a11y-setup@example.com';
+      const signUp = await pages.new.request.post(`${url}/api/auth/sign-up/email`, {
+        headers: { origin: url },
+        data: { email: newEmail, password: PASSWORD, name: newEmail },
+      });
+      expect(signUp.ok(), await signUp.text()).toBe(true);
+      await pages.new.goto((await smtp.waitFor(newEmail)).text.match(/https?:\/\/\S+verify-email\S+/)![0]);
+      await signInThroughPage(pages.new, url, newEmail);
+      await expect(pages.new).toHaveURL(`${url}/onboarding/company`);
+
+      const findings: string[] = [];
+      const started = Date.now();
+      for (const screen of screens) {
+        const page = pages[screen.who];
+        await screen.prepare?.(page.request, url);
+        for (const [size, viewport] of Object.entries(sizes)) {
+          if (screen.only && screen.only !== size) continue;
+          const where = `${screen.name} (${size})`;
+          await test.step(where, async () => {
+            await page.setViewportSize(viewport);
+            await page.goto(`${url}${screen.path.replace(':unitId', unitId)}`);
+            await expect(screen.ready(page), where).toBeVisible();
+            await expect(page, where).toHaveTitle(`${screen.title} · Inventory Manager`);
+            if (screen.open) await expect(await screen.open(page), where).toBeVisible();
+            // Transitions end before colours are read (the menu slides in).
+            await page.waitForTimeout(300);
+            const axe = new AxeBuilder({ page }).withTags(wcag21aa).options({ resultTypes: ['violations'] });
+            const results = await (screen.scope ? axe.include(screen.scope) : axe).analyze();
+            const all = results.violations.map((violation) => `${violation.id} (${violation.impact})`).join(', ') || 'none';
+            console.log(`${where}: findings of any impact: ${all}; ${((Date.now() - started) / 1000).toFixed(0)} s`);
+            for (const violation of results.violations) {
+              if (violation.impact !== 'serious' && violation.impact !== 'critical') continue;
+              const found = describeFinding(where, violation);
+              console.log(found.join('\n'));
+              findings.push(...found);
+            }
+          });
+        }
+      }
+      console.log(`axe-core: ${screens.length} screens and dialogs in ${((Date.now() - started) / 1000).toFixed(1)} s, ${findings.length} serious or critical findings`);
+      expect(findings, findings.join('\n')).toEqual([]);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await smtp.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
