@@ -69,10 +69,16 @@ async function main(): Promise<void> {
   closeWithGrace({ delay: SHUTDOWN_GRACE_MS, logger: { error: (m: string) => app.log.error(m) } }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'fatal error, shutting down');
     else app.log.info(`${signal} received, shutting down`);
-    await app.close();
-    await jobs.stop();
-    await identityFeed.close();
-    await database.close();
+    // Each step is logged, so a shutdown cut off by the grace period shows which part held it.
+    const step = async (name: string, run: () => Promise<void>) => {
+      const started = performance.now();
+      await run();
+      app.log.info(`shutdown: ${name} in ${Math.round(performance.now() - started)} ms`);
+    };
+    await step('HTTP server closed', () => app.close());
+    await step('job queue stopped', () => jobs.stop());
+    await step('identity feed closed', () => identityFeed.close());
+    await step('database closed', () => database.close());
   });
 
   await app.listen({ port: config.port, host: config.host });

@@ -68,6 +68,13 @@ export function installErrorHandler(app: FastifyInstance): void {
     closing = true;
     done();
   });
+  // Node's server.close() ends only the connections idle at that moment: one whose request was in
+  // flight stays open after its response, kept alive for `keepAliveTimeout` (72 s), and holds the
+  // shutdown that long. Each response sent while closing therefore ends the connections now idle.
+  app.addHook('onResponse', (_request, _reply, done) => {
+    if (closing) app.server.closeIdleConnections();
+    done();
+  });
   app.addHook('onRequest', (_request, reply, done) => {
     if (!closing) return done();
     reply.header('retry-after', '5');

@@ -133,4 +133,36 @@ describe('a closing server', () => {
     expectError(parseRaw(answers[1]!), 'UNAVAILABLE');
     expect(answers[1]).toMatch(/retry-after: 5/i);
   });
+
+  it('ends a kept-alive connection once its in-flight response is sent, so closing does not wait for the keep-alive timeout', async () => {
+    const app = Fastify({ return503OnClosing: false });
+    installErrorHandler(app);
+    let release!: () => void;
+    const inFlight = new Promise<void>((resolve) => (release = resolve));
+    let started!: () => void;
+    const handlerStarted = new Promise<void>((resolve) => (started = resolve));
+    app.get('/slow', async () => {
+      started();
+      await inFlight;
+      return { ok: true };
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    const { port } = app.server.address() as AddressInfo;
+
+    const socket = connect(port, '127.0.0.1');
+    const chunks: Buffer[] = [];
+    socket.on('data', (c) => chunks.push(c));
+    const ended = new Promise<void>((resolve) => socket.on('close', () => resolve()));
+    socket.write('GET /slow HTTP/1.1\r\nHost: x\r\nConnection: keep-alive\r\n\r\n');
+    await handlerStarted;
+    const began = performance.now();
+    const closed = app.close();
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    release();
+    await closed;
+    await ended;
+
+    expect(performance.now() - began).toBeLessThan(2_000);
+    expect(parseRaw(Buffer.concat(chunks).toString()).statusCode).toBe(200);
+  });
 });
