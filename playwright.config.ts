@@ -5,7 +5,8 @@ export default defineConfig({
   testDir: './e2e',
   timeout: 180_000,
   expect: { timeout: 15_000 },
-  workers: 1,
+  // Two specs at a time on the two cores: each starts its own server and database, on its own port.
+  workers: 2,
   reporter: [['list']],
   use: {
     launchOptions: {
