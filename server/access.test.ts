@@ -184,7 +184,8 @@ describe.each(backends)('refusals by declared access on %s', (backend) => {
   };
 
   beforeAll(async () => {
-    t = await createTestApp(backend);
+    // Hostaway at a closed loopback port: a connection attempt the walk makes is refused at once.
+    t = await createTestApp(backend, { env: { HOSTAWAY_API_BASE: 'http://127.0.0.1:1' } });
     s = await stockTenant(t, 'owner@example.com');
     newcomer = await signUpAndSignIn(t, 'newcomer@example.com');
     memberCookie = await joinAs('member@example.com', 'member');
