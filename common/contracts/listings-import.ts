@@ -67,7 +67,9 @@ export type ImportListingsResult = z.infer<typeof importListingsResult>;
 
 /** A stay of a unit, as "Upcoming stays" on the unit's page shows it (dates are the listing's local dates). */
 export const upcomingStay = z.object({
-  id: z.number(),
+  /** The source's id of the reservation (Hostaway's id, a calendar event's UID). */
+  id: z.string(),
+  source: z.enum(['hostaway', 'calendar', 'demo']),
   arrival_date: z.string(),
   departure_date: z.string(),
   nights: z.number().nullable(),

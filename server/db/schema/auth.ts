@@ -84,6 +84,8 @@ export const tenants = pgTable('tenants', {
     .notNull()
     .default('company'),
   onboardingCompletedAt: timestamp('onboarding_completed_at', { withTimezone: true }),
+  /** IANA time zone of the company: its days (pick lists, the daily email) and its properties' by default. */
+  timeZone: text('time_zone').notNull().default('UTC'),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
@@ -99,6 +101,8 @@ export const memberships = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     role: text('role').notNull(),
+    /** Whether the member gets the morning email (docs/product.md "Daily email"). */
+    dailyEmail: boolean('daily_email').notNull().default(false),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.organizationId, t.id] }), index('memberships_user_id_idx').on(t.userId)],

@@ -4,7 +4,7 @@
  * Hostaway"). Secrets are stored encrypted (AES-256-GCM with a key derived from APP_SECRET,
  * server/lib/secret-box.ts); the webhook password only as its SHA-256 hash.
  */
-import { bigint, date, foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { date, foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { tenants } from './auth';
 import { units } from './stock';
 
@@ -31,8 +31,11 @@ export const providerCredentials = pgTable(
 );
 
 /**
- * A Hostaway reservation of an imported property, as last read from Hostaway. Dates are the
- * listing's local calendar dates; `status` is Hostaway's (which ones are stays: reservations.ts).
+ * A reservation of a property, as last read from where it comes from (docs/product.md "Stays"):
+ * Hostaway (`source` 'hostaway', `id` Hostaway's reservation id), a property's calendar link
+ * ('calendar', `id` the event's UID) or the demo data's simulation ('demo'). Dates are the
+ * property's local calendar dates; `status` is the source's (which ones are stays:
+ * modules/stays/stay-rules.ts). One table whatever the source, so the forecast reads stays alike.
  */
 export const reservations = pgTable(
   'reservations',
@@ -40,8 +43,12 @@ export const reservations = pgTable(
     tenantId: uuid('tenant_id')
       .notNull()
       .references(() => tenants.id, { onDelete: 'cascade' }),
-    /** Hostaway's reservation id. */
-    id: bigint('id', { mode: 'number' }).notNull(),
+    /** Where the reservation comes from. */
+    source: text('source', { enum: ['hostaway', 'calendar', 'demo'] })
+      .notNull()
+      .default('hostaway'),
+    /** The source's own id: Hostaway's reservation id, the calendar event's UID, the demo's number. */
+    id: text('id').notNull(),
     unitId: uuid('unit_id').notNull(),
     arrivalDate: date('arrival_date').notNull(),
     departureDate: date('departure_date').notNull(),
@@ -56,7 +63,7 @@ export const reservations = pgTable(
     syncedAt: timestamp('synced_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
+    primaryKey({ columns: [t.tenantId, t.source, t.id] }),
     foreignKey({ columns: [t.tenantId, t.unitId], foreignColumns: [units.tenantId, units.id] }).onDelete('cascade'),
     index('reservations_unit_arrival_idx').on(t.tenantId, t.unitId, t.arrivalDate),
   ],

@@ -40,9 +40,15 @@ export const garages = pgTable(
     id: uuid('id').notNull().defaultRandom(),
     name: text('name').notNull(),
     address: text('address').notNull(),
+    /** Days between ordering from a supplier and the delivery: what the forecast's reorder covers. */
+    leadTimeDays: integer('lead_time_days').notNull().default(7),
     createdAt: createdAt(),
   },
-  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('garages_tenant_name_idx').on(t.tenantId, t.name)],
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    index('garages_tenant_name_idx').on(t.tenantId, t.name),
+    check('garages_lead_time_days_range', sql`${t.leadTimeDays} between 0 and 365`),
+  ],
 );
 
 export const units = pgTable(
@@ -56,9 +62,20 @@ export const units = pgTable(
     garageId: uuid('garage_id'),
     /** The listing provider's id (Hostaway listing id) for imported units. */
     externalId: text('external_id'),
+    /** The property's calendar link (an iCal export URL of Airbnb, Vrbo, Booking.com…), else null. */
+    calendarUrl: text('calendar_url'),
+    /** End of the last calendar refresh that succeeded. */
+    calendarSyncedAt: timestamp('calendar_synced_at', { withTimezone: true }),
+    /** Why the last calendar refresh failed; null once one succeeds. */
+    calendarError: text('calendar_error'),
+    /** Guests a stay is taken to have when its source gives none (calendar links): 2 when null. */
+    typicalGuests: integer('typical_guests'),
+    /** IANA time zone of the property's calendar dates; null: the company's. */
+    timeZone: text('time_zone'),
     createdAt: createdAt(),
   },
   (t) => [
+    check('units_typical_guests_range', sql`${t.typicalGuests} between 1 and 100`),
     primaryKey({ columns: [t.tenantId, t.id] }),
     foreignKey({ columns: [t.tenantId, t.garageId], foreignColumns: [garages.tenantId, garages.id] }),
     index('units_tenant_name_idx').on(t.tenantId, t.name),
@@ -77,6 +94,11 @@ export const items = pgTable(
     category: text('category').notNull(),
     minimumThreshold: integer('minimum_threshold').notNull().default(0),
     countCost: numeric('count_cost', { precision: 12, scale: 2 }).notNull().default('0'),
+    /**
+     * Pieces one stay uses when the company has no usage of the item to learn from (docs/product.md
+     * "Forecast"); null: nothing is expected until usage is recorded.
+     */
+    usagePerStayDefault: numeric('usage_per_stay_default', { precision: 12, scale: 2 }),
     createdAt: createdAt(),
   },
   (t) => [
@@ -87,6 +109,7 @@ export const items = pgTable(
     check('items_minimum_threshold_nonneg', sql`${t.minimumThreshold} >= 0`),
     check('items_count_cost_nonneg', sql`${t.countCost} >= 0`),
     check('items_count_cost_max', sql`${t.countCost} <= ${sql.raw(String(MAX_UNIT_COST))}`),
+    check('items_usage_per_stay_default_range', sql`${t.usagePerStayDefault} between 0 and 100000`),
   ],
 );
 

@@ -65,7 +65,7 @@ describe.each(backends)('Hostaway reservations on %s', (backend) => {
   it('shows as upcoming stays only the statuses that hold the calendar, within 14 days', async () => {
     const got = await stays(listings[0]!.id);
     expect(got.map((r) => r.status)).toEqual(['new']);
-    expect(got[0]).toMatchObject({ id: ofListing(listings[0]!.id)[0]!.id, guests: 3 });
+    expect(got[0]).toMatchObject({ id: String(ofListing(listings[0]!.id)[0]!.id), source: 'hostaway', guests: 3 });
   });
 
   it('refuses a webhook with wrong Basic auth (401, nothing changed)', async () => {

@@ -18,10 +18,8 @@ import { withTenant } from '../../db/tenant-tx';
 import type { HostawayReservation } from '../../integrations/hostaway';
 import { notFound } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/session';
+import { isStay } from '../stays/stay-rules';
 import { openSession, type HostawayDeps } from './credentials';
-
-/** Hostaway statuses that hold the calendar: stays. Every other status (cancelled, inquiry…, declined, expired, pending, unknown) is not one. */
-export const STAY_STATUSES = ['new', 'modified', 'ownerStay', 'awaitingPayment', 'awaitingGuestVerification'] as const;
 
 /** Days back and ahead of today the sync keeps. */
 export const SYNC_DAYS_BACK = 90;
@@ -59,9 +57,9 @@ async function upsert(tx: Tx, tenantId: string, byListing: Map<number, string>, 
   };
   await tx
     .insert(reservations)
-    .values({ tenantId, id: r.id, ...values })
+    .values({ tenantId, source: 'hostaway', id: String(r.id), ...values })
     .onConflictDoUpdate({
-      target: [reservations.tenantId, reservations.id],
+      target: [reservations.tenantId, reservations.source, reservations.id],
       set: values,
       // Hostaway's updatedOn is 'Y-m-d H:i:s': ordered as text.
       setWhere: sql`${reservations.updatedOn} is null or excluded.updated_on is null or excluded.updated_on >= ${reservations.updatedOn}`,
@@ -86,10 +84,11 @@ export async function syncReservations(deps: HostawayDeps, tenantId: string): Pr
       const byListing = await unitsByListing(tx, tenantId);
       let stored = 0;
       for (const r of found) if (await upsert(tx, tenantId, byListing, r)) stored++;
-      const seen = found.map((r) => r.id);
+      const seen = found.map((r) => String(r.id));
       await tx.delete(reservations).where(
         and(
           eq(reservations.tenantId, tenantId),
+          eq(reservations.source, 'hostaway'),
           sql`${reservations.departureDate} >= ${from} and ${reservations.arrivalDate} <= ${to}`,
           seen.length > 0 ? sql`not (${inArray(reservations.id, seen)})` : undefined,
         ),
@@ -119,8 +118,8 @@ export async function refreshReservation(deps: HostawayDeps, tenantId: string, i
 }
 
 /**
- * The stays of unit `unitId` under way or arriving within UPCOMING_DAYS of `now` (UTC dates;
- * the stored dates are the listing's own), soonest first.
+ * The stays of unit `unitId`, from every source, under way or arriving within UPCOMING_DAYS of
+ * `now` (UTC dates; the stored dates are the property's own), soonest first.
  * @throws AppError NOT_FOUND for a unit not of the caller's company.
  */
 export async function upcomingStays(db: Db, who: TenantIdentity, unitId: string, now: Date): Promise<UpcomingStay[]> {
@@ -136,7 +135,7 @@ export async function upcomingStays(db: Db, who: TenantIdentity, unitId: string,
         and(
           eq(reservations.tenantId, who.tenantId),
           eq(reservations.unitId, unitId),
-          inArray(reservations.status, [...STAY_STATUSES]),
+          isStay(),
           gt(reservations.departureDate, today),
           lte(reservations.arrivalDate, until),
         ),
@@ -144,6 +143,7 @@ export async function upcomingStays(db: Db, who: TenantIdentity, unitId: string,
       .orderBy(asc(reservations.arrivalDate));
     return rows.map((r) => ({
       id: r.id,
+      source: r.source,
       arrival_date: r.arrivalDate,
       departure_date: r.departureDate,
       nights: r.nights,

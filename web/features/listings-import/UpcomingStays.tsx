@@ -40,7 +40,7 @@ export function UpcomingStays({ unitId }: { unitId: string }) {
     content = (
       <ul className="flex flex-col divide-y divide-slate-200">
         {stays.data.map((s) => (
-          <li key={s.id} className="py-2 text-base text-slate-800">
+          <li key={`${s.source}:${s.id}`} className="py-2 text-base text-slate-800">
             {stayLine(s)}
             {s.channel && <span className="block text-sm text-slate-500">{s.channel}</span>}
           </li>

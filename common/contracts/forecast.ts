@@ -1,0 +1,198 @@
+/**
+ * Forecast API contracts (docs/product.md "Forecast", "Pick lists"): what each property will use
+ * of each item over the next days from its upcoming stays, the first check-in that would start
+ * short, what to bring, and the pick lists of a storage garage. Dates are 'YYYY-MM-DD' calendar
+ * days of the property (or, for a pick list, of the company); quantities are pieces, expected
+ * uses rounded to one decimal, quantities to bring whole.
+ */
+import { z } from 'zod';
+import { calendarDate, wholeNumber } from './fields';
+
+/** Days ahead a forecast may look, the default first (docs/product.md "Forecast"). */
+export const FORECAST_HORIZONS = [7, 3, 14] as const;
+export const DEFAULT_FORECAST_HORIZON = 7;
+
+export const forecastQuery = z.object({
+  horizon: z.coerce
+    .number()
+    .refine((n): n is (typeof FORECAST_HORIZONS)[number] => (FORECAST_HORIZONS as readonly number[]).includes(n), {
+      message: 'Horizon must be 3, 7 or 14 days',
+    })
+    .default(DEFAULT_FORECAST_HORIZON),
+});
+export type ForecastQuery = z.infer<typeof forecastQuery>;
+
+/**
+ * Why a check-in is short (docs/product.md "Forecast"): `runs_out` — the stock before the arrival
+ * does not cover the stay's expected use; `below_minimum` — it covers it but is below the item's
+ * minimum threshold.
+ */
+export const shortfallKinds = ['runs_out', 'below_minimum'] as const;
+export type ShortfallKind = (typeof shortfallKinds)[number];
+
+/** How a usage rate was found (docs/product.md "Forecast", usage per stay). */
+export const rateBasis = z.enum(['property', 'company', 'default', 'none']);
+export type RateBasis = z.infer<typeof rateBasis>;
+
+/** A property's learned usage of an item. */
+export const usageRate = z.object({
+  item_id: z.string(),
+  /** Pieces per stay, at the property's typical stay. */
+  per_stay: z.number(),
+  /** Pieces per guest-night. */
+  per_guest_night: z.number(),
+  /** Stays of the property the rate was learned from. */
+  stays: z.number().int(),
+  basis: rateBasis,
+});
+export type UsageRate = z.infer<typeof usageRate>;
+
+export const shortfall = z.object({
+  /** The source's id of the stay that would start short. */
+  stay_id: z.string(),
+  arrival_date: z.string(),
+  kind: z.enum(shortfallKinds),
+  /** Expected stock just before that arrival (one decimal; may be below 0). */
+  projected: z.number(),
+});
+export type Shortfall = z.infer<typeof shortfall>;
+
+/** One item of a property over the horizon. */
+export const itemForecast = z.object({
+  item_id: z.string(),
+  item_name: z.string(),
+  category: z.string(),
+  quantity: z.number().int(),
+  minimum_threshold: z.number().int(),
+  /** Expected use of the stays in the horizon (one decimal). */
+  expected_use: z.number(),
+  shortfall: shortfall.nullable(),
+  /** Pieces to bring so that no check-in of the horizon starts short. */
+  bring: z.number().int(),
+});
+export type ItemForecast = z.infer<typeof itemForecast>;
+
+export const forecastStay = z.object({
+  id: z.string(),
+  source: z.enum(['hostaway', 'calendar', 'demo']),
+  arrival_date: z.string(),
+  departure_date: z.string(),
+  /** Guests as the forecast counts them (the property's typical number when the source gives none). */
+  guests: z.number().int(),
+  nights: z.number().int(),
+  /** Arrived before today and not yet departed. */
+  under_way: z.boolean(),
+});
+export type ForecastStay = z.infer<typeof forecastStay>;
+
+/** A property that would start a check-in short, with the items concerned only. */
+export const propertyForecast = z.object({
+  unit_id: z.string(),
+  unit_name: z.string(),
+  garage_id: z.string().nullable(),
+  garage_name: z.string().nullable(),
+  /** First arrival of the horizon that starts short of some item. */
+  first_shortfall_date: z.string(),
+  stays: z.number().int(),
+  items: z.array(itemForecast),
+});
+export type PropertyForecast = z.infer<typeof propertyForecast>;
+
+/** GET /api/forecast: properties that would start a check-in short, most urgent first. */
+export const forecastAnswer = z.object({
+  horizon_days: z.number().int(),
+  /** The company's today ('YYYY-MM-DD'). */
+  today: z.string(),
+  /** Properties with a shortfall in the horizon, over all (the list may be cut). */
+  properties_short: z.number().int(),
+  properties: z.array(propertyForecast),
+  /** Properties with at least one stay in the horizon. */
+  properties_with_stays: z.number().int(),
+  /** When the usage rates were learned (ISO instant), null before the first time. */
+  rates_learned_at: z.string().nullable(),
+});
+export type ForecastAnswer = z.infer<typeof forecastAnswer>;
+
+/** GET /api/units/:id/forecast: every item of one property, its stays and learned rates. */
+export const unitForecastAnswer = z.object({
+  unit_id: z.string(),
+  horizon_days: z.number().int(),
+  today: z.string(),
+  stays: z.array(forecastStay),
+  items: z.array(itemForecast.extend({ rate: usageRate })),
+});
+export type UnitForecastAnswer = z.infer<typeof unitForecastAnswer>;
+
+/** GET /api/forecast/summary: the dashboard card "Runs out before a check-in". */
+export const forecastSummary = z.object({
+  horizon_days: z.number().int(),
+  properties_short: z.number().int(),
+  first: z.array(
+    z.object({
+      unit_id: z.string(),
+      unit_name: z.string(),
+      arrival_date: z.string(),
+      kind: z.enum(shortfallKinds),
+      item_names: z.array(z.string()),
+      items_short: z.number().int(),
+    }),
+  ),
+});
+export type ForecastSummary = z.infer<typeof forecastSummary>;
+
+// ---- Pick lists ------------------------------------------------------------------------------
+
+export const pickListQuery = z.object({
+  /** The day the stock is taken out (default: tomorrow in the company's time zone). */
+  date: calendarDate('Date').optional(),
+});
+
+export const pickListLine = z.object({
+  item_id: z.string(),
+  item_name: z.string(),
+  category: z.string(),
+  /** Stock at the property now. */
+  quantity: z.number().int(),
+  /** What to take there. */
+  bring: z.number().int(),
+  /** The garage's stock of the item now. */
+  garage_quantity: z.number().int(),
+  /** Of `bring`, what the garage cannot cover after the lines of properties listed before. */
+  short: z.number().int(),
+});
+export type PickListLine = z.infer<typeof pickListLine>;
+
+export const pickListProperty = z.object({
+  unit_id: z.string(),
+  unit_name: z.string(),
+  address: z.string(),
+  arrivals: z.array(z.object({ stay_id: z.string(), arrival_date: z.string(), guests: z.number().int(), nights: z.number().int() })),
+  lines: z.array(pickListLine),
+});
+export type PickListProperty = z.infer<typeof pickListProperty>;
+
+/** GET /api/garages/:id/pick-list: what to take from one garage on one day, by property in arrival order. */
+export const pickListAnswer = z.object({
+  garage_id: z.string(),
+  garage_name: z.string(),
+  date: z.string(),
+  horizon_days: z.number().int(),
+  properties: z.array(pickListProperty),
+});
+export type PickListAnswer = z.infer<typeof pickListAnswer>;
+
+/** POST /api/units/:id/pick-list/deliver: the lines taken to the property, as restock transfers. */
+export const deliverPickListBody = z.object({
+  lines: z
+    .array(z.object({ item_id: z.uuid(), quantity: wholeNumber('Quantity', 1) }))
+    .min(1, 'Choose at least one line to deliver')
+    .max(2000, 'At most 2,000 lines can be delivered at once')
+    .refine((lines) => new Set(lines.map((l) => l.item_id)).size === lines.length, 'Each item can appear only once'),
+});
+export type DeliverPickListBody = z.infer<typeof deliverPickListBody>;
+
+export const deliverPickListResult = z.object({
+  movement_ids: z.array(z.string()),
+  delivered: z.array(z.object({ item_id: z.string(), quantity: z.number().int() })),
+});
+export type DeliverPickListResult = z.infer<typeof deliverPickListResult>;

@@ -1,0 +1,79 @@
+/**
+ * What the restock forecast learns and sends (docs/product.md "Forecast", "Daily email"): usage
+ * per stay learned from the ledger for every property and item, the company's figure per item,
+ * and the daily emails already sent. The learned rates are a cache of the ledger and the stays,
+ * rebuilt by `refreshUsageRates` (modules/forecast/rates.ts); nothing else writes them.
+ */
+import { sql } from 'drizzle-orm';
+import { check, date, foreignKey, integer, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { tenants, users } from './auth';
+import { items, units } from './stock';
+
+const tenantId = () =>
+  uuid('tenant_id')
+    .notNull()
+    .references(() => tenants.id, { onDelete: 'cascade' });
+
+/** How a rate was found: the property's own stays (shrunk towards the company's), the company's, the item's default, or nothing. */
+export const rateBases = ['property', 'company', 'default', 'none'] as const;
+
+/**
+ * The usage of an item at a property, per stay and per guest-night, as last learned. `stays` and
+ * `guest_nights` are the property's stays the rate was learned from (departed in the learning
+ * window).
+ */
+export const usageRates = pgTable(
+  'usage_rates',
+  {
+    tenantId: tenantId(),
+    unitId: uuid('unit_id').notNull(),
+    itemId: uuid('item_id').notNull(),
+    perStay: numeric('per_stay', { precision: 14, scale: 4 }).notNull(),
+    perGuestNight: numeric('per_guest_night', { precision: 14, scale: 4 }).notNull(),
+    /** Share (0..1) of a stay's expected use that does not grow with its guest-nights. */
+    fixedShare: numeric('fixed_share', { precision: 5, scale: 4 }).notNull(),
+    stays: integer('stays').notNull(),
+    guestNights: integer('guest_nights').notNull(),
+    basis: text('basis', { enum: rateBases }).notNull(),
+    learnedAt: timestamp('learned_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.unitId, t.itemId] }),
+    foreignKey({ columns: [t.tenantId, t.unitId], foreignColumns: [units.tenantId, units.id] }).onDelete('cascade'),
+    foreignKey({ columns: [t.tenantId, t.itemId], foreignColumns: [items.tenantId, items.id] }).onDelete('cascade'),
+    check('usage_rates_nonneg', sql`${t.perStay} >= 0 and ${t.perGuestNight} >= 0 and ${t.fixedShare} between 0 and 1`),
+  ],
+);
+
+/** The company's usage of an item: the median over its properties that had stays, and how many did. */
+export const itemUsageRates = pgTable(
+  'item_usage_rates',
+  {
+    tenantId: tenantId(),
+    itemId: uuid('item_id').notNull(),
+    perStay: numeric('per_stay', { precision: 14, scale: 4 }).notNull(),
+    perGuestNight: numeric('per_guest_night', { precision: 14, scale: 4 }).notNull(),
+    fixedShare: numeric('fixed_share', { precision: 5, scale: 4 }).notNull(),
+    properties: integer('properties').notNull(),
+    basis: text('basis', { enum: rateBases }).notNull(),
+    learnedAt: timestamp('learned_at', { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.itemId] }),
+    foreignKey({ columns: [t.tenantId, t.itemId], foreignColumns: [items.tenantId, items.id] }).onDelete('cascade'),
+  ],
+);
+
+/** The daily emails sent: one row per member and day of the company's time zone, taken before sending. */
+export const dailyEmailSends = pgTable(
+  'daily_email_sends',
+  {
+    tenantId: tenantId(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    day: date('day', { mode: 'string' }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.tenantId, t.userId, t.day] })],
+);

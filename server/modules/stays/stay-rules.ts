@@ -1,0 +1,21 @@
+/**
+ * What counts as a stay (docs/product.md "Stays"): a reservation that holds a property's
+ * calendar, whatever its source. Hostaway's statuses that hold the calendar are its own
+ * (new, modified, ownerStay, awaitingPayment, awaitingGuestVerification; cancelled, inquiries,
+ * declined, expired, pending and unknown do not); a calendar link's events and the demo's
+ * simulated stays are stored as 'confirmed'. Calendar blocks that are not bookings are never stored.
+ */
+import { inArray, type SQL } from 'drizzle-orm';
+import { reservations } from '../../db/schema/integrations';
+
+/** Statuses of a reservation that is a stay, from any source. */
+export const STAY_STATUSES = ['new', 'modified', 'ownerStay', 'awaitingPayment', 'awaitingGuestVerification', 'confirmed'] as const;
+
+/** The status a calendar event or a demo stay is stored with. */
+export const CONFIRMED_STAY = 'confirmed';
+
+/** Guests a stay is taken to have when its source gives none and the property sets no typical number. */
+export const DEFAULT_TYPICAL_GUESTS = 2;
+
+/** SQL: the reservation row is a stay. */
+export const isStay = (): SQL => inArray(reservations.status, [...STAY_STATUSES]);
