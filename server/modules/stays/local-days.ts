@@ -1,0 +1,35 @@
+/**
+ * Calendar days of a company or a property (docs/product.md "Stays"): a stay's arrival and
+ * departure are the property's local dates, a pick list's day and the daily email's morning are
+ * the company's. Days are 'YYYY-MM-DD' strings in an IANA time zone (`tenants.time_zone`, a
+ * property's `units.time_zone` when set), computed with @date-fns/tz so that a clock change is a
+ * day like any other (docs/decisions/036-local-days.md).
+ */
+import { tz } from '@date-fns/tz';
+import { utc } from '@date-fns/utc';
+import { addDays, format } from 'date-fns';
+
+/** Whether `zone` is an IANA time zone this server knows. */
+export function isTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The calendar day ('YYYY-MM-DD') the instant `now` falls on in `zone`. */
+export function localDay(now: Date, zone: string): string {
+  return format(now, 'yyyy-MM-dd', { in: tz(zone) });
+}
+
+/** `day` ('YYYY-MM-DD') plus `days` calendar days (negative: before). */
+export function addLocalDays(day: string, days: number): string {
+  return format(addDays(new Date(`${day}T00:00:00Z`), days, { in: utc }), 'yyyy-MM-dd', { in: utc });
+}
+
+/** The hour (0–23) of the instant `now` in `zone`. */
+export function localHour(now: Date, zone: string): number {
+  return Number(format(now, 'H', { in: tz(zone) }));
+}
