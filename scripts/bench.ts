@@ -10,7 +10,8 @@
  * 2. Signs the large tenant's owner up through the auth endpoint of a short-lived in-process app
  *    (no load is measured on it), and marks the email confirmed.
  * 3. Generates one large tenant (1,000 units, 100 items, 10 garages, 100,000 unit stock rows,
- *    ~1,000,000 ledger rows over 90 days) and 1,000 small tenants, set-based (bench/generate.ts).
+ *    ~1,000,000 ledger rows over 90 days, ~30,000 stays in the next 60 days) and 1,000 small
+ *    tenants, set-based (bench/generate.ts).
  * 4. Starts the server child on the generated database (its boot migration is a no-op), signs
  *    in, reads the dashboard once and, after 5 s idle, reads its resident memory.
  * 5. Loads it with autocannon from a worker thread of this process, each load with a session
@@ -19,7 +20,9 @@
  *    presses until at least 15,000 have been answered 200, GET /api/dashboard again, the
  *    Reports screen's cost analysis for Last Month (GET /api/reports/costs?period=month) and the
  *    assistant's 90-day Restock Recommendations with 50 records (POST /api/reports/assistant;
- *    no model is configured, so the server answers with its computed summary).
+ *    no model is configured, so the server answers with its computed summary), the Forecast
+ *    screen's request (GET /api/forecast?horizon=7, after one unmeasured request has learned the
+ *    usage rates) and the first garage's pick list for tomorrow (GET /api/garages/:id/pick-list).
  * 6. Reads the server's peak memory, stops it, checks the ledger invariant and drops the
  *    database unless --keep.
  *
@@ -32,7 +35,7 @@
  * Prints requests/s, p50/p95/p99 latency, errors and CPU per request, the memory readings, and
  * checks the budgets (docs/performance.md "Running the benchmark"): on PostgreSQL dashboard p95
  * <= 50 ms at 20 connections, also after 15,000 plus presses; restock >= 1,000 requests/s
- * without errors; cost analysis and reorder report p95 <= 200 ms each; the ledger invariant;
+ * without errors; cost analysis, reorder report, forecast and pick list p95 <= 200 ms each; the ledger invariant;
  * resident memory idle <= 150 MB. On PGlite with the demo data, dashboard p95 <= 50 ms at 5
  * connections and health p95 <= 20 ms during that load. The servers' output goes to log files in
  * a temporary directory whose path is printed (kept after the run).
@@ -69,6 +72,9 @@ const BUDGETS = {
   pressesBeforeDashboardAgain: 15_000,
   costsP95Ms: 200,
   reorderP95Ms: 200,
+  /** The Forecast screen's request (7 days) and one garage's pick list for tomorrow. */
+  forecastP95Ms: 200,
+  pickListP95Ms: 200,
   /** Resident memory of the server on PostgreSQL, idle after one sign-in and one dashboard read. */
   idleRssMB: 150,
   pgliteDashboardP95Ms: 50,
@@ -86,6 +92,8 @@ const MAX_TOP_UPS = 3;
 /** The Reports loads, as the web's Reports screen sends them. */
 const COSTS_PATH = '/api/reports/costs?period=month';
 const REORDER_BODY = JSON.stringify({ type: 'reorder', days: 90, limit: 50 });
+/** The Forecast screen's request as the web sends it on opening. */
+const FORECAST_PATH = '/api/forecast?horizon=7';
 /** The checkout whose server is measured (the one this script belongs to). */
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -238,6 +246,8 @@ interface PostgresFigures {
   dashboardAgain?: LoadResult;
   costs?: LoadResult;
   reorder?: LoadResult;
+  forecast?: LoadResult;
+  pickList?: LoadResult;
   ledgerMismatches?: number;
   idle?: Memory | null;
   peak?: Memory | null;
@@ -294,8 +304,11 @@ async function postgresPart(config: Config & { appSecret: string; databaseUrl: s
     const large = counts.largeTenant;
     log(
       `Large tenant: ${large.units} units, ${large.unitStockRows.toLocaleString('en-US')} unit stock rows (${large.low.toLocaleString('en-US')} low, ` +
-        `${large.critical.toLocaleString('en-US')} critical), ${large.garageStockRows} garage stock rows, ${large.ledgerRows.toLocaleString('en-US')} ledger rows.`,
+        `${large.critical.toLocaleString('en-US')} critical), ${large.garageStockRows} garage stock rows, ${large.ledgerRows.toLocaleString('en-US')} ledger rows, ` +
+        `${large.upcomingStays.toLocaleString('en-US')} stays arriving in the next 60 days.`,
     );
+    const [firstGarage] = (await generator.query<{ id: string }>('select id from garages where tenant_id = $1 order by name limit 1', [largeTenantId])).rows;
+    const pickListPath = `/api/garages/${firstGarage!.id}/pick-list`;
 
     // Pairs whose garage holds plenty, so every plus press can succeed for the whole run.
     const pairs = (
@@ -328,6 +341,16 @@ async function postgresPart(config: Config & { appSecret: string; databaseUrl: s
       `Cost analysis, last month: ${costs.total_items.toLocaleString('en-US')} items used, $${costs.total_cost.toLocaleString('en-US')}, ` +
         `${costs.trend.length} days, ${costs.units.length} units; 90-day reorder report: ${reorder.records} records.`,
     );
+    // The first forecast learns the usage rates from 90 days of ledger (docs/product.md
+    // "Forecast"); the loads then measure the forecast as people meet it, rates already learned.
+    const learnStarted = Date.now();
+    const forecast = await requestJson<{ properties_short: number; properties_with_stays: number }>(url, FORECAST_PATH, probeCookie);
+    const pickList = await requestJson<{ date: string; properties: { lines: unknown[] }[] }>(url, pickListPath, probeCookie);
+    log(
+      `First forecast (usage rates learned) in ${((Date.now() - learnStarted) / 1000).toFixed(1)} s: ${forecast.properties_short} of ` +
+        `${forecast.properties_with_stays} properties with stays would start a check-in short; pick list of ${pickList.date}: ` +
+        `${pickList.properties.length} properties, ${pickList.properties.reduce((n, p) => n + p.lines.length, 0)} lines.`,
+    );
     log(`${warmupSeconds} s warm-up, then ${seconds} s at ${connections} connections per load.`);
 
     const credentials = { email, password };
@@ -359,6 +382,8 @@ async function postgresPart(config: Config & { appSecret: string; databaseUrl: s
     });
     out.costs = await measure({ name: 'GET /api/reports/costs (month)', method: 'GET', paths: [COSTS_PATH], signedIn: true });
     out.reorder = await measure({ name: 'POST assistant (reorder, 90 d)', method: 'POST', paths: ['/api/reports/assistant'], headers: json, body: REORDER_BODY, signedIn: true });
+    out.forecast = await measure({ name: 'GET /api/forecast (7 days)', method: 'GET', paths: [FORECAST_PATH], signedIn: true });
+    out.pickList = await measure({ name: 'GET pick list (tomorrow)', method: 'GET', paths: [pickListPath], signedIn: true });
 
     out.peak = processMemory(server.pid);
     await server.stop();
@@ -499,6 +524,8 @@ async function main(): Promise<number> {
     },
     p95Verdict('cost analysis (last month)', postgres.costs, BUDGETS.costsP95Ms),
     p95Verdict('reorder report (90 days, 50 records)', postgres.reorder, BUDGETS.reorderP95Ms),
+    p95Verdict('forecast (7 days)', postgres.forecast, BUDGETS.forecastP95Ms),
+    p95Verdict("one garage's pick list for tomorrow", postgres.pickList, BUDGETS.pickListP95Ms),
     {
       budget: 'ledger invariant after the load',
       measured: postgres.ledgerMismatches === undefined ? 'not checked' : `${postgres.ledgerMismatches} mismatches`,

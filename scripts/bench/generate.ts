@@ -1,7 +1,7 @@
 /**
  * Set-based generation of benchmark data on PostgreSQL: one large tenant and many small ones,
  * shaped as onboarding and the ledger would leave them (tenants, subscriptions, memberships,
- * garages, items, units, stock rows, inventory_logs). The ledger is generated first and every
+ * garages, items, units, stock rows, inventory_logs), and the large tenant's stays. The ledger is generated first and every
  * stock row is then set to the sum of its ledger rows, so the ledger invariant holds.
  *
  * Needs a connection that bypasses row-level security (a superuser or a BYPASSRLS role): the
@@ -22,6 +22,10 @@ export interface BenchShape {
 
 export const DEFAULT_SHAPE: BenchShape = { units: 1000, items: 100, garages: 10, smallTenants: 1000 };
 
+/** Nights of every generated stay, and the days from 90 back to 60 ahead they fill. */
+const STAY_NIGHTS = 2;
+const STAY_WINDOW_DAYS = 150;
+
 /** Ledger rows written per unit stock row: initial, 3 transfers (2 rows each), 3 uses. */
 export const LEDGER_ROWS_PER_UNIT_ROW = 10;
 
@@ -33,7 +37,16 @@ export interface GeneratedCounts {
   unitStockRows: number;
   garageStockRows: number;
   ledgerRows: number;
-  largeTenant: { units: number; unitStockRows: number; garageStockRows: number; ledgerRows: number; low: number; critical: number };
+  largeTenant: {
+    units: number;
+    unitStockRows: number;
+    garageStockRows: number;
+    ledgerRows: number;
+    low: number;
+    critical: number;
+    /** Stays arriving from today to 60 days ahead. */
+    upcomingStays: number;
+  };
 }
 
 /**
@@ -203,6 +216,19 @@ export async function generateBenchData(
      select tenant_id, garage_id, item_id, sum(quantity_change)::int, max(created_at)
      from inventory_logs where source_type = 'garage' group by 1, 2, 3`,
   );
+  // Stays of the large tenant's properties, from 90 days back to 60 ahead: two nights each, back
+  // to back (a turnover every other day), 1–6 guests — about 30,000 stays in the next 60 days,
+  // what the forecast and the pick lists read (docs/product.md "Forecast").
+  await step(
+    'Stays of the large tenant',
+    `insert into reservations (tenant_id, source, id, unit_id, arrival_date, departure_date, nights, guests, status, channel)
+     select u.tenant_id, 'demo', u.n || '-' || k, u.id,
+            current_date - 90 + u.n % 2 + 2 * k, current_date - 90 + u.n % 2 + 2 * k + ${STAY_NIGHTS}, ${STAY_NIGHTS},
+            1 + (k * 7 + u.n) % 6, 'confirmed', 'Airbnb'
+     from bu u cross join generate_series(0, ${STAY_WINDOW_DAYS / STAY_NIGHTS - 1}) k
+     where u.tenant_id = $1`,
+    [args.largeTenantId],
+  );
   for (const table of ['bt', 'bg', 'bi', 'bu', 'bp']) await client.query(`drop table ${table}`);
   // A database that has been running has been vacuumed and analyzed; a fresh bulk load has not.
   await step('Vacuum and analyze', 'vacuum (analyze)');
@@ -217,7 +243,9 @@ export async function generateBenchData(
             (select count(*) from inventory_logs where tenant_id = $1) as l_ledger_rows,
             (select count(*) from unit_inventory s join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
               where s.tenant_id = $1 and s.quantity > 0 and s.quantity <= i.minimum_threshold) as l_low,
-            (select count(*) from unit_inventory where tenant_id = $1 and quantity <= 0) as l_critical`,
+            (select count(*) from unit_inventory where tenant_id = $1 and quantity <= 0) as l_critical,
+            (select count(*) from reservations where tenant_id = $1 and arrival_date >= current_date
+              and arrival_date < current_date + 60) as l_upcoming_stays`,
     [args.largeTenantId],
   );
   const r = rows[0]!;
@@ -237,6 +265,7 @@ export async function generateBenchData(
       ledgerRows: n('l_ledger_rows'),
       low: n('l_low'),
       critical: n('l_critical'),
+      upcomingStays: n('l_upcoming_stays'),
     },
   };
 }
