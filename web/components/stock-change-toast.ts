@@ -1,16 +1,16 @@
 /**
  * POST /api/units/:id/movements/reverse — Undo: the reverse of stock changes of a unit, all or
- * none (docs/product.md "Stock movements and statuses"). Every stock change of Unit detail offers
- * it in its toast for a few seconds.
+ * none (docs/product.md "Stock movements and statuses"). Every stock change of Unit detail and
+ * every delivery of a pick list offers it in its toast for a few seconds.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import { unit, type Unit } from '../../../../common/contracts/stock';
-import { toastWithUndo } from '../../../components/ui/toasts';
-import { actionErrorMessage } from '../../../lib/api-error';
-import { apiFetch } from '../../../lib/api-fetch';
-import { unitQuery } from '../../../lib/queries/get-unit';
-import { invalidateStock } from '../../../lib/stock-cache';
+import { unit, type Unit } from '../../common/contracts/stock';
+import { toastWithUndo } from './ui/toasts';
+import { actionErrorMessage } from '../lib/api-error';
+import { apiFetch } from '../lib/api-fetch';
+import { unitQuery } from '../lib/queries/get-unit';
+import { invalidateStock } from '../lib/stock-cache';
 
 /** Reverses the changes. @throws ApiError, NOT_FOUND; CONFLICT when one can no longer be undone */
 export function reverseStockChanges({ unitId, movementIds }: { unitId: string; movementIds: string[] }): Promise<Unit> {

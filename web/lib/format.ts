@@ -19,3 +19,21 @@ export function formatDollars(amount: number | null | undefined): string {
   dollars ??= new Intl.NumberFormat('en-US', { style: 'currency', currency: 'USD', minimumFractionDigits: 2, maximumFractionDigits: 2 });
   return dollars.format(amount ?? 0);
 }
+
+/**
+ * A calendar day 'YYYY-MM-DD' as 'Fri, Nov 27': the day of the property or company it belongs to,
+ * shown as written, never moved into the browser's time zone (docs/product.md "Screens: Forecast").
+ */
+export function formatCalendarDay(ymd: string): string {
+  const [year = 1970, month = 1, day = 1] = ymd.split('-').map(Number);
+  return new Date(Date.UTC(year, month - 1, day)).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
+}
+
+/**
+ * A learned usage of pieces per stay as 'about 2.1 per stay', one decimal at most ('about 2 per
+ * stay'), 'less than 0.1 per stay' below a tenth (docs/product.md "Screens: Forecast").
+ */
+export function formatPerStay(perStay: number): string {
+  if (perStay > 0 && perStay < 0.05) return 'less than 0.1 per stay';
+  return `about ${Math.round(perStay * 10) / 10} per stay`;
+}

@@ -10,7 +10,7 @@ import { actionErrorMessage } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
 import { receivedFromOutside } from '../stock-messages';
 import { recordStockChange } from '../unit-stock';
-import { useStockChangeToast } from './reverse-stock-changes';
+import { useStockChangeToast } from '../../../components/stock-change-toast';
 
 /** Adds the stock. @throws ApiError, 404 for an unknown unit or item */
 export function addUnitStock({ unitId, body }: { unitId: string; body: AddUnitStockBody; itemName: string }): Promise<StockMoveResult> {

@@ -6,7 +6,7 @@ import { actionErrorMessage } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
 import { usedAtUnit } from '../stock-messages';
 import { recordStockChange } from '../unit-stock';
-import { useStockChangeToast } from './reverse-stock-changes';
+import { useStockChangeToast } from '../../../components/stock-change-toast';
 
 export interface ConsumeUnitStockVariables {
   unitId: string;

@@ -6,7 +6,7 @@ import { actionErrorMessage } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
 import { unitQuery } from '../../../lib/queries/get-unit';
 import { invalidateStock } from '../../../lib/stock-cache';
-import { useStockChangeToast } from './reverse-stock-changes';
+import { useStockChangeToast } from '../../../components/stock-change-toast';
 
 /** Removes the stock row. @throws ApiError, 404 when the unit has no such row */
 export function removeUnitStock({ unitId, itemId }: { unitId: string; itemId: string }): Promise<StockRowRemoval> {

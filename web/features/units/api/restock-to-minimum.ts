@@ -10,7 +10,7 @@ import { actionErrorMessage } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
 import { invalidateStock } from '../../../lib/stock-cache';
 import { restockToMinimumMessage } from '../stock-messages';
-import { useStockChangeToast } from './reverse-stock-changes';
+import { useStockChangeToast } from '../../../components/stock-change-toast';
 
 /** Fills the rows. @throws ApiError, 404; CONFLICT 'No garage assigned to this unit' */
 export function restockToMinimum({ unitId, itemId }: { unitId: string; itemId?: string }): Promise<RestockToMinimumResult> {

@@ -11,7 +11,7 @@ import { actionErrorMessage } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
 import { movedFromGarage } from '../stock-messages';
 import { recordStockChange } from '../unit-stock';
-import { useStockChangeToast } from './reverse-stock-changes';
+import { useStockChangeToast } from '../../../components/stock-change-toast';
 
 export interface TransferUnitStockVariables {
   unitId: string;
