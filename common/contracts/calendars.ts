@@ -1,0 +1,54 @@
+/**
+ * A property's calendar link (docs/product.md "Stays", "Calendar links"): the iCal export URL of
+ * its listing on Airbnb, Vrbo, Booking.com or another calendar, and the guests a stay is taken to
+ * have, since calendars give none. The Edit dialog uses the same schema as the server, so a
+ * person sees the server's message before sending (decision 011).
+ */
+import { z } from 'zod';
+
+/** Longest calendar link, in characters. */
+export const MAX_CALENDAR_URL_LENGTH = 2000;
+
+/** Most guests a property may be said to take per stay (also a CHECK on units, migration 0022). */
+export const MAX_TYPICAL_GUESTS = 100;
+
+/** C0/C1 control characters, unpaired surrogates and spaces, none of which belong in a link. */
+const CONTROL_OR_SPACE = /[\p{Cc}\p{Cs}\s]/u;
+
+/** An http(s) link of at most MAX_CALENDAR_URL_LENGTH characters; blank is no link (null). */
+export const calendarUrl = z.preprocess(
+  (v) => (typeof v === 'string' && v.trim() === '' ? null : typeof v === 'string' ? v.trim() : v),
+  z
+    .string('Calendar link must be text')
+    .max(MAX_CALENDAR_URL_LENGTH, `Calendar link must be at most ${MAX_CALENDAR_URL_LENGTH.toLocaleString('en-US')} characters`)
+    .refine((s) => !CONTROL_OR_SPACE.test(s), 'Calendar link must not contain spaces or control characters')
+    .refine((s) => /^https?:\/\//i.test(s), 'Calendar link must start with http:// or https://')
+    .refine((s) => URL.canParse(s), 'Calendar link is not a valid web address')
+    .nullable(),
+);
+
+/** Guests per stay, 1..MAX_TYPICAL_GUESTS, or null (2, the default). */
+export const typicalGuests = z
+  .number('Typical guests must be a number')
+  .int('Typical guests must be a whole number')
+  .min(1, 'Typical guests must be at least 1')
+  .max(MAX_TYPICAL_GUESTS, `Typical guests must be at most ${MAX_TYPICAL_GUESTS}`)
+  .nullable();
+
+/** PUT /api/units/:id/calendar. */
+export const saveCalendarBody = z.object({ calendar_url: calendarUrl, typical_guests: typicalGuests });
+export type SaveCalendarBody = z.infer<typeof saveCalendarBody>;
+
+/** A property's calendar link and the state of its last refresh. */
+export const unitCalendar = z.object({
+  unit_id: z.string(),
+  calendar_url: z.string().nullable(),
+  typical_guests: z.number().int().nullable(),
+  /** When the calendar was last read successfully (ISO instant), or null. */
+  synced_at: z.string().nullable(),
+  /** Why the last read failed, or null once one succeeds. */
+  error: z.string().nullable(),
+  /** Stays from the link under way or ahead (departing after today). */
+  upcoming_stays: z.number().int(),
+});
+export type UnitCalendar = z.infer<typeof unitCalendar>;

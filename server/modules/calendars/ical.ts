@@ -1,0 +1,115 @@
+/**
+ * Stays from a property's calendar link (docs/product.md "Stays", "Calendar links"): the iCal
+ * text the platform exports, parsed with ical.js, as stays { uid, arrival_date, departure_date }
+ * in the property's own calendar dates ('YYYY-MM-DD').
+ *
+ * Dates. Platforms export whole days: DTSTART is the arrival day and DTEND the checkout day
+ * (DATE values, RFC 5545's exclusive end). A DATE-TIME in UTC ('Z') is taken as the day it falls
+ * on in the property's time zone; a floating one, or one with a TZID, as the day written (the
+ * property's own). An event without DTEND takes its DURATION; with neither it is no stay.
+ *
+ * Which events are stays, by SUMMARY (the platforms' exports as published):
+ * - Airbnb: 'Reserved' is a booking; 'Airbnb (Not available)' a date the host blocked — not a stay.
+ * - Vrbo: 'Reserved - {guest}' is a booking; 'Blocked' dates are not.
+ * - Booking.com: every closed period is 'CLOSED - Not available', bookings and blocks alike; in
+ *   practice they are bookings, so they count.
+ * - Any other calendar: every event counts, except those whose SUMMARY says 'Blocked',
+ *   'Not available' or 'Unavailable', and cancelled ones (STATUS:CANCELLED).
+ * Stays of more than {@link MAX_STAY_NIGHTS} nights, events ending on or before they start, and
+ * events entirely outside the window asked for are left out; a UID met twice is kept once (its
+ * first event: a recurring event's exceptions are not stays of their own).
+ */
+import ICAL from 'ical.js';
+import { differenceInCalendarDays } from 'date-fns';
+import { utc } from '@date-fns/utc';
+import { localDay } from '../stays/local-days';
+
+/** Longest stay kept, in nights: longer events are owner blocks or errors, not guests. */
+export const MAX_STAY_NIGHTS = 365;
+
+/** A stay read from a calendar: its event's UID and the property's local dates. */
+export interface CalendarStay {
+  uid: string;
+  arrival_date: string;
+  departure_date: string;
+}
+
+/** The calendar's text is not iCal; `message` is person-facing (docs/product.md "Messages"). */
+export class NotACalendarError extends Error {
+  constructor() {
+    super('Calendar link did not give an iCal calendar');
+  }
+}
+
+export interface ParsedCalendar {
+  stays: CalendarStay[];
+  /** The platform, from the calendar's PRODID ('Airbnb', 'Vrbo', 'Booking.com'), else null. */
+  channel: string | null;
+}
+
+/** The platform that wrote the calendar, from its PRODID. */
+function channelOf(prodid: string): string | null {
+  const p = prodid.toLowerCase();
+  if (p.includes('airbnb')) return 'Airbnb';
+  if (p.includes('homeaway') || p.includes('vrbo')) return 'Vrbo';
+  if (p.includes('booking.com')) return 'Booking.com';
+  return null;
+}
+
+/** Whether an event of this SUMMARY and STATUS is a stay (see the module's comment). */
+export function isStayEvent(summary: string, status: string): boolean {
+  if (status.toUpperCase() === 'CANCELLED') return false;
+  const s = summary.trim();
+  if (/^reserved\b/i.test(s) || /^closed\b/i.test(s)) return true;
+  return !/\b(blocked|not available|unavailable)\b/i.test(s);
+}
+
+/** The property's calendar day of an ical.js time (see the module's comment). */
+function dayOf(time: ICAL.Time, timeZone: string): string {
+  if (!time.isDate && time.zone?.tzid === 'UTC') return localDay(time.toJSDate(), timeZone);
+  const pad = (n: number, w = 2) => String(n).padStart(w, '0');
+  return `${pad(time.year, 4)}-${pad(time.month)}-${pad(time.day)}`;
+}
+
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+
+/**
+ * The stays of calendar `ics`, those that overlap `from`..`to` (the property's days, both
+ * included: departing on `from` or later and arriving on `to` or before).
+ * `timeZone` is the property's IANA zone, for DATE-TIME values in UTC.
+ * @throws NotACalendarError when `ics` is not an iCal calendar (VCALENDAR).
+ */
+export function parseCalendar(ics: string, opts: { timeZone: string; from: string; to: string }): ParsedCalendar {
+  let root: ICAL.Component;
+  try {
+    root = new ICAL.Component(ICAL.parse(ics) as unknown[]);
+  } catch {
+    throw new NotACalendarError();
+  }
+  if (root.name !== 'vcalendar') throw new NotACalendarError();
+  const seen = new Set<string>();
+  const stays: CalendarStay[] = [];
+  for (const event of root.getAllSubcomponents('vevent')) {
+    if (!isStayEvent(text(event.getFirstPropertyValue('summary')), text(event.getFirstPropertyValue('status')))) continue;
+    const start = event.getFirstPropertyValue('dtstart');
+    if (!(start instanceof ICAL.Time)) continue;
+    let end = event.getFirstPropertyValue('dtend');
+    if (!(end instanceof ICAL.Time)) {
+      const duration = event.getFirstPropertyValue('duration');
+      if (!(duration instanceof ICAL.Duration)) continue;
+      end = start.clone();
+      end.addDuration(duration);
+    }
+    const arrival = dayOf(start, opts.timeZone);
+    const departure = dayOf(end as ICAL.Time, opts.timeZone);
+    const nights = differenceInCalendarDays(new Date(`${departure}T00:00:00Z`), new Date(`${arrival}T00:00:00Z`), { in: utc });
+    if (!(nights >= 1 && nights <= MAX_STAY_NIGHTS)) continue;
+    if (departure < opts.from || arrival > opts.to) continue;
+    // An event without a UID is known by its dates: the same dates give the same stay.
+    const uid = text(event.getFirstPropertyValue('uid')).trim() || `${arrival}/${departure}`;
+    if (seen.has(uid)) continue;
+    seen.add(uid);
+    stays.push({ uid, arrival_date: arrival, departure_date: departure });
+  }
+  return { stays, channel: channelOf(text(root.getFirstPropertyValue('prodid'))) };
+}

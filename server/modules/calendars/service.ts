@@ -1,0 +1,244 @@
+/**
+ * Calendar links of properties (docs/product.md "Stays", "Calendar links"): saving a link and the
+ * typical guests, reading the link into stays, and the link's state.
+ *
+ * A refresh reads the link outside any transaction (a slow calendar must not hold the database;
+ * CONTRIBUTING "Tools on these machines"), then, in one tenant transaction, replaces the
+ * property's calendar stays from {@link CALENDAR_DAYS_BACK} days back to {@link CALENDAR_DAYS_AHEAD}
+ * days ahead of the property's today (the window Hostaway's sync keeps) and records the time. A
+ * failed read records its reason and keeps the stays already stored. Stays are rows of
+ * `reservations` with source 'calendar', status 'confirmed' and no guest count (the forecast uses
+ * the property's typical guests); their id is the unit's id and the event's UID, since two
+ * properties can export the same UIDs.
+ */
+import { createHash } from 'node:crypto';
+import { and, count, eq, gt, gte, lte, sql } from 'drizzle-orm';
+import type { SaveCalendarBody, UnitCalendar } from '../../../common/contracts/calendars';
+import type { Db, Tx } from '../../db/client';
+import { tenants } from '../../db/schema/auth';
+import { reservations } from '../../db/schema/integrations';
+import { units } from '../../db/schema/stock';
+import { withTenant } from '../../db/tenant-tx';
+import { CalendarFeedError, fetchCalendar, type CalendarFeedOptions } from '../../integrations/calendar-feed';
+import { AppError, notFound } from '../../lib/errors';
+import type { TenantIdentity } from '../auth/session';
+import { CONFIRMED_STAY } from '../stays/stay-rules';
+import { addLocalDays, localDay } from '../stays/local-days';
+import { NotACalendarError, parseCalendar, type CalendarStay } from './ical';
+
+/** Days back and ahead of the property's today that a refresh replaces. */
+export const CALENDAR_DAYS_BACK = 90;
+export const CALENDAR_DAYS_AHEAD = 60;
+
+/** Shortest pause between two refreshes a person asks for, per property, in milliseconds. */
+export const MANUAL_REFRESH_INTERVAL_MS = 60_000;
+
+/** Rows written per INSERT statement (keeps well under PostgreSQL's 65,535 parameters). */
+const INSERT_CHUNK = 500;
+
+export interface CalendarDeps {
+  db: Db;
+  now: () => Date;
+  feed: CalendarFeedOptions;
+  /** When each property's calendar was last refreshed on request (`{tenant}:{unit}` -> ms), in this process. */
+  manualRefreshes: Map<string, number>;
+}
+
+/** The reservation id of a calendar event of `unitId`: long UIDs are hashed to keep the key short. */
+export function stayId(unitId: string, uid: string): string {
+  return uid.length <= 200 ? `${unitId}/${uid}` : `${unitId}/sha256:${createHash('sha256').update(uid).digest('hex')}`;
+}
+
+/** The unit's calendar columns and time zone (the company's when it has none), or undefined. */
+async function unitRow(tx: Tx, tenantId: string, unitId: string) {
+  const [row] = await tx
+    .select({
+      calendarUrl: units.calendarUrl,
+      typicalGuests: units.typicalGuests,
+      syncedAt: units.calendarSyncedAt,
+      error: units.calendarError,
+      timeZone: units.timeZone,
+      companyZone: tenants.timeZone,
+    })
+    .from(units)
+    .innerJoin(tenants, eq(tenants.id, units.tenantId))
+    .where(and(eq(units.tenantId, tenantId), eq(units.id, unitId)));
+  return row && { ...row, zone: row.timeZone ?? row.companyZone };
+}
+
+/** The link's state; `today` is the property's. */
+async function stateIn(tx: Tx, tenantId: string, unitId: string, now: Date): Promise<UnitCalendar> {
+  const row = await unitRow(tx, tenantId, unitId);
+  if (!row) throw notFound('Unit');
+  const [upcoming] = await tx
+    .select({ n: count() })
+    .from(reservations)
+    .where(
+      and(
+        eq(reservations.tenantId, tenantId),
+        eq(reservations.source, 'calendar'),
+        eq(reservations.unitId, unitId),
+        gt(reservations.departureDate, localDay(now, row.zone)),
+      ),
+    );
+  return {
+    unit_id: unitId,
+    calendar_url: row.calendarUrl,
+    typical_guests: row.typicalGuests,
+    synced_at: row.syncedAt?.toISOString() ?? null,
+    error: row.error,
+    upcoming_stays: upcoming?.n ?? 0,
+  };
+}
+
+/**
+ * The calendar link of unit `unitId` and its last refresh.
+ * @throws AppError NOT_FOUND for a unit not of the caller's company.
+ */
+export async function calendarState(deps: CalendarDeps, who: TenantIdentity, unitId: string): Promise<UnitCalendar> {
+  return withTenant(deps.db, who.tenantId, (tx) => stateIn(tx, who.tenantId, unitId, deps.now()));
+}
+
+/**
+ * Saves the link and typical guests of unit `unitId`. A new or changed link forgets the previous
+ * link's refresh state; removing the link removes its stays that have not ended (those that have
+ * stay, as history the forecast learns from).
+ * @returns whether the unit now has a link to read.
+ * @throws AppError NOT_FOUND for a unit not of the caller's company.
+ */
+export async function saveCalendar(deps: CalendarDeps, who: TenantIdentity, unitId: string, body: SaveCalendarBody): Promise<boolean> {
+  return withTenant(deps.db, who.tenantId, async (tx) => {
+    const row = await unitRow(tx, who.tenantId, unitId);
+    if (!row) throw notFound('Unit');
+    const changed = row.calendarUrl !== body.calendar_url;
+    await tx
+      .update(units)
+      .set({
+        calendarUrl: body.calendar_url,
+        typicalGuests: body.typical_guests,
+        ...(changed ? { calendarSyncedAt: null, calendarError: null } : {}),
+      })
+      .where(and(eq(units.tenantId, who.tenantId), eq(units.id, unitId)));
+    if (body.calendar_url === null) {
+      await tx
+        .delete(reservations)
+        .where(
+          and(
+            eq(reservations.tenantId, who.tenantId),
+            eq(reservations.source, 'calendar'),
+            eq(reservations.unitId, unitId),
+            gt(reservations.departureDate, localDay(deps.now(), row.zone)),
+          ),
+        );
+    }
+    return body.calendar_url !== null;
+  });
+}
+
+/** Replaces the unit's calendar stays of the window by `stays`, unless its link changed meanwhile. */
+async function storeStays(
+  deps: CalendarDeps,
+  tenantId: string,
+  unitId: string,
+  link: string,
+  window: { from: string; to: string },
+  parsed: { stays: CalendarStay[]; channel: string | null },
+): Promise<void> {
+  await withTenant(deps.db, tenantId, async (tx) => {
+    // Locks the unit: two refreshes of one property store one after the other.
+    const [unit] = await tx
+      .select({ id: units.id })
+      .from(units)
+      .where(and(eq(units.tenantId, tenantId), eq(units.id, unitId), eq(units.calendarUrl, link)))
+      .for('update');
+    if (!unit) return; // deleted, or its link changed or was removed while this one was read
+    await tx
+      .delete(reservations)
+      .where(
+        and(
+          eq(reservations.tenantId, tenantId),
+          eq(reservations.source, 'calendar'),
+          eq(reservations.unitId, unitId),
+          gte(reservations.departureDate, window.from),
+          lte(reservations.arrivalDate, window.to),
+        ),
+      );
+    const rows = parsed.stays.map((s) => ({
+      tenantId,
+      source: 'calendar' as const,
+      id: stayId(unitId, s.uid),
+      unitId,
+      arrivalDate: s.arrival_date,
+      departureDate: s.departure_date,
+      nights: Math.round((Date.parse(s.departure_date) - Date.parse(s.arrival_date)) / 86_400_000),
+      guests: null,
+      status: CONFIRMED_STAY,
+      channel: parsed.channel,
+      syncedAt: deps.now(),
+    }));
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      // A stay of the feed stored earlier with dates now outside the window is moved, not doubled.
+      await tx
+        .insert(reservations)
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .onConflictDoUpdate({
+          target: [reservations.tenantId, reservations.source, reservations.id],
+          set: { arrivalDate: sql`excluded.arrival_date`, departureDate: sql`excluded.departure_date`, nights: sql`excluded.nights`, syncedAt: deps.now() },
+        });
+    }
+    await tx.update(units).set({ calendarSyncedAt: deps.now(), calendarError: null }).where(and(eq(units.tenantId, tenantId), eq(units.id, unitId)));
+  });
+}
+
+/**
+ * Reads the link of unit `unitId` and stores its stays (see the module's comment). A unit
+ * without a link, or gone, is left alone.
+ * @returns the stays found, or null when there was no link to read.
+ * @throws CalendarFeedError or NotACalendarError when the link could not be read (the reason is
+ *   recorded on the unit first).
+ */
+export async function refreshCalendar(deps: CalendarDeps, tenantId: string, unitId: string): Promise<{ stays: number } | null> {
+  const row = await withTenant(deps.db, tenantId, (tx) => unitRow(tx, tenantId, unitId));
+  if (!row?.calendarUrl) return null;
+  const link = row.calendarUrl;
+  const today = localDay(deps.now(), row.zone);
+  const window = { from: addLocalDays(today, -CALENDAR_DAYS_BACK), to: addLocalDays(today, CALENDAR_DAYS_AHEAD) };
+  try {
+    const ics = await fetchCalendar(link, deps.feed);
+    const parsed = parseCalendar(ics, { timeZone: row.zone, ...window });
+    await storeStays(deps, tenantId, unitId, link, window, parsed);
+    return { stays: parsed.stays.length };
+  } catch (err) {
+    if (!(err instanceof CalendarFeedError || err instanceof NotACalendarError)) throw err;
+    await withTenant(deps.db, tenantId, (tx) =>
+      tx
+        .update(units)
+        .set({ calendarError: err.message.slice(0, 500) })
+        .where(and(eq(units.tenantId, tenantId), eq(units.id, unitId), eq(units.calendarUrl, link))),
+    );
+    throw err;
+  }
+}
+
+/**
+ * Refreshes the unit's calendar now, as a person asks ('Refresh now', or saving a link), and
+ * answers its state; a failed read is in the state's `error`, not thrown.
+ * @throws AppError NOT_FOUND for a unit not of the caller's company; CONFLICT when it has no
+ *   link; RATE_LIMITED when `limited` and it was refreshed on request less than a minute ago.
+ */
+export async function refreshNow(deps: CalendarDeps, who: TenantIdentity, unitId: string, limited: boolean): Promise<UnitCalendar> {
+  const state = await calendarState(deps, who, unitId);
+  if (state.calendar_url === null) throw new AppError('CONFLICT', 'This property has no calendar link');
+  const key = `${who.tenantId}:${unitId}`;
+  const now = deps.now().getTime();
+  const last = deps.manualRefreshes.get(key);
+  if (limited && last !== undefined && now - last < MANUAL_REFRESH_INTERVAL_MS) {
+    throw new AppError('RATE_LIMITED', 'This calendar was refreshed less than a minute ago. Please wait a minute and try again.');
+  }
+  for (const [k, at] of deps.manualRefreshes) if (now - at >= MANUAL_REFRESH_INTERVAL_MS) deps.manualRefreshes.delete(k);
+  deps.manualRefreshes.set(key, now);
+  await refreshCalendar(deps, who.tenantId, unitId).catch((err: unknown) => {
+    if (!(err instanceof CalendarFeedError || err instanceof NotACalendarError)) throw err;
+  });
+  return calendarState(deps, who, unitId);
+}
