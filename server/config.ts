@@ -118,6 +118,14 @@ const schema = z
     HOSTAWAY_PAGE_SIZE: z.coerce.number().int().min(1).max(500).default(100),
     /** Minutes between two reservation syncs of a connected company. */
     HOSTAWAY_SYNC_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+    /** Minutes between two refreshes of a property's calendar link (docs/product.md "Stays"). */
+    CALENDAR_REFRESH_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
+    /** Longest wait for a calendar link's whole answer, redirects included, in milliseconds. */
+    CALENDAR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
+    /** Largest calendar read from a link, in bytes (default 2 MB); a larger one is refused while it streams. */
+    CALENDAR_MAX_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(2 * 1024 * 1024),
+    /** For tests only: calendar links may point at loopback addresses (never any other private range). */
+    CALENDAR_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
   });
 
 /** Validated configuration with defaults applied. `appSecret` may be absent until the data dir provides one. */
@@ -164,6 +172,8 @@ export interface Config {
     maxInputPixels: number;
   };
   hostaway: { apiBase: string; timeoutMs: number; pageSize: number; syncMinutes: number };
+  /** Calendar links (integrations/calendar-feed.ts, modules/calendars). */
+  calendar: { refreshMinutes: number; timeoutMs: number; maxBytes: number; allowLoopback: boolean };
 }
 
 /** Thrown when one or more variables are invalid; `message` names every bad variable. */
@@ -204,6 +214,12 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     scanPhoto: { maxBytes: c.SCAN_PHOTO_MAX_BYTES, maxInputPixels: c.SCAN_MAX_INPUT_PIXELS },
     hostaway: { apiBase: c.HOSTAWAY_API_BASE, timeoutMs: c.HOSTAWAY_TIMEOUT_MS, pageSize: c.HOSTAWAY_PAGE_SIZE, syncMinutes: c.HOSTAWAY_SYNC_MINUTES },
+    calendar: {
+      refreshMinutes: c.CALENDAR_REFRESH_MINUTES,
+      timeoutMs: c.CALENDAR_TIMEOUT_MS,
+      maxBytes: c.CALENDAR_MAX_BYTES,
+      allowLoopback: c.CALENDAR_ALLOW_LOOPBACK === 'true',
+    },
   };
 }
 
