@@ -10,12 +10,19 @@
  * whatever fell below its reorder point. Monthly garage stocktakes and property inspections
  * record small losses as `count` movements. Stock that runs short between runs is what the
  * dashboard shows as low or critical.
+ *
+ * The stays are stored as reservations (source 'demo', status 'confirmed', docs/product.md
+ * "Stays"): those that departed in the history, whose consumption the ledger records, the ones
+ * under way, and the bookings of the next {@link FUTURE_DAYS} days, drawn by the same generator
+ * of stays but with a random stream of their own, so the history does not change with them.
+ * The company's time zone is America/Los_Angeles: the simulation's days are Pacific days.
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../../server/app';
 import { loadConfig, type Config } from '../../server/config';
 import { queryRows, type Database, type Tx } from '../../server/db/client';
+import { reservations } from '../../server/db/schema/integrations';
 import { withTenant } from '../../server/db/tenant-tx';
 import type { Identity, TenantIdentity } from '../../server/modules/auth/session';
 import { createGarage, listGarages } from '../../server/modules/garages/service';
@@ -29,6 +36,7 @@ import {
 import { changeStock, ensureStockRow, setStock, type Location } from '../../server/modules/stock/ledger';
 import { inAlertSql, isCriticalSql, isUsageSql, stockStatusSql } from '../../server/modules/stock/rules';
 import { transferToUnits } from '../../server/modules/stock/transfer';
+import { CONFIRMED_STAY } from '../../server/modules/stays/stay-rules';
 import { listUnits, updateUnit } from '../../server/modules/units/service';
 import {
   DEMO_COMPANY,
@@ -48,6 +56,16 @@ const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 /** Days of history, ending now. */
 export const HISTORY_DAYS = 90;
+/** Days after today the demo's calendars are booked for. */
+export const FUTURE_DAYS = 30;
+/** The company's time zone, in which the simulation's local days are calendar days. */
+export const DEMO_TIME_ZONE = 'America/Los_Angeles';
+/** Booking channels of the demo's stays, with how often each is drawn (cumulative shares). */
+const CHANNELS: [string, number][] = [
+  ['Airbnb', 0.55],
+  ['Vrbo', 0.8],
+  ['Direct', 1],
+];
 /**
  * One item per garage that the supplier has on back-order for the last weeks: the garage runs
  * dry and its properties run out, which the dashboard shows as critical rows.
@@ -61,7 +79,11 @@ const SUPPLY_RUN_WEEKDAYS = [
   [1, 4],
   [2, 5],
 ];
-/** The company works on US Pacific standard time: local hour h is UTC hour h + 8. */
+/**
+ * The company works on US Pacific standard time: local hour h is UTC hour h + 8. In summer time
+ * the clock reads one hour later; every event falls between 08:00 and 19:00, so its Pacific
+ * calendar day is the same either way.
+ */
 const LOCAL_OFFSET_HOURS = 8;
 
 export interface SeedDemoOptions {
@@ -178,6 +200,7 @@ export async function seedDemo(database: Database, options: SeedDemoOptions = {}
     userId,
     now,
     random: generator(options.seed ?? 20240601),
+    bookingRandom: generator((options.seed ?? 20240601) ^ 0x5bd1e995),
     garageIds: gIds,
     unitIds: DEMO_UNITS.map((u) => unitRows.get(u.name)!.id),
     itemIds: DEMO_ITEMS.map((i) => itemIds.get(i.name)!),
@@ -188,6 +211,9 @@ export async function seedDemo(database: Database, options: SeedDemoOptions = {}
     if ((day + 1) % 30 === 0) log(`Simulated ${day + 1} of ${HISTORY_DAYS} days.`);
   }
   await withTenant(db, tenantId, (tx) => alignStockTimestamps(tx, tenantId));
+  await db.execute(sql`update tenants set time_zone = ${DEMO_TIME_ZONE} where id = ${tenantId}`);
+  await withTenant(db, tenantId, (tx) => sim.storeStays(tx));
+  log(`Stored ${sim.stays.length} stays as reservations, up to ${FUTURE_DAYS} days ahead.`);
 
   const summary = await summarize(database, tenantId);
   return { ...summary, status: 'created', email, password, tenantId, elapsedMs: Date.now() - started };
@@ -301,6 +327,8 @@ interface SimulationInput {
   userId: string;
   now: Date;
   random: () => number;
+  /** The stream of the future stays and every stay's channel, apart from the history's. */
+  bookingRandom: () => number;
   /** Ids in DEMO_GARAGES order. */
   garageIds: string[];
   /** Ids in DEMO_UNITS order. */
@@ -312,6 +340,14 @@ interface SimulationInput {
 /** Checkouts by day: unit index and stay. */
 type Checkouts = Map<number, { unit: number; stay: Stay }[]>;
 
+/** A planned stay: its property (index into DEMO_UNITS), its number there, its arrival day (0 = 89 days ago). */
+interface PlannedStay extends Stay {
+  unit: number;
+  number: number;
+  arrival: number;
+  channel: string;
+}
+
 /**
  * The day-by-day simulation. It keeps its own copy of every quantity to decide what to do, and
  * takes each new quantity from the ledger primitive's answer; a primitive refusing a change the
@@ -320,6 +356,8 @@ type Checkouts = Map<number, { unit: number; stay: Stay }[]>;
 class Simulation {
   private readonly quantities = new Map<string, number>();
   private readonly checkouts: Checkouts = new Map();
+  /** Every stay that departs on day 0 or later and arrives before the end of the booked days. */
+  readonly stays: PlannedStay[] = [];
   /** Local midnight (as a UTC instant) of the last simulated day. */
   private readonly lastMidnight: number;
 
@@ -334,8 +372,8 @@ class Simulation {
     return new Date(this.lastMidnight - (HISTORY_DAYS - 1 - day) * DAY + hour * HOUR);
   }
 
-  private rand(min: number, max: number): number {
-    return min + Math.floor(this.input.random() * (max - min + 1));
+  private rand(min: number, max: number, random = this.input.random): number {
+    return min + Math.floor(random() * (max - min + 1));
   }
 
   /** A whole draw around `expected`: jittered ±25 %, the fraction rounded up by chance. */
@@ -345,21 +383,61 @@ class Simulation {
     return whole + (this.input.random() < e - whole ? 1 : 0);
   }
 
+  /**
+   * Back-to-back stays of one property: the history's from its random stream (their checkouts
+   * are consumed by {@link runDay}), then the booked days' from the booking stream.
+   */
   private planStays(unit: number, capacity: number): void {
-    // The first guests may have arrived before the history starts.
-    let day = -this.rand(0, 4);
-    while (day < HISTORY_DAYS) {
-      const nights = this.rand(2, 7);
-      const guests = Math.max(1, Math.min(capacity, 8, Math.round(capacity * (0.35 + 0.65 * this.input.random()))));
-      const checkout = day + nights;
-      if (checkout >= 0 && checkout < HISTORY_DAYS) {
-        const list = this.checkouts.get(checkout) ?? [];
-        list.push({ unit, stay: { guests, nights } });
-        this.checkouts.set(checkout, list);
+    const plan = (first: number, until: number, random: () => number): number => {
+      let day = first;
+      while (day < until) {
+        const nights = this.rand(2, 7, random);
+        const guests = Math.max(1, Math.min(capacity, 8, Math.round(capacity * (0.35 + 0.65 * random()))));
+        const checkout = day + nights;
+        if (checkout >= 0) {
+          const b = this.input.bookingRandom();
+          const channel = CHANNELS.find(([, share]) => b < share)![0];
+          this.stays.push({ unit, number: this.stays.filter((s) => s.unit === unit).length + 1, arrival: day, nights, guests, channel });
+        }
+        if (checkout >= 0 && checkout < HISTORY_DAYS) {
+          const list = this.checkouts.get(checkout) ?? [];
+          list.push({ unit, stay: { guests, nights } });
+          this.checkouts.set(checkout, list);
+        }
+        const r = random();
+        day = checkout + (r < 0.35 ? 0 : r < 0.65 ? 1 : r < 0.85 ? 2 : this.rand(3, 6, random));
       }
-      const r = this.input.random();
-      day = checkout + (r < 0.35 ? 0 : r < 0.65 ? 1 : r < 0.85 ? 2 : this.rand(3, 6));
-    }
+      return day;
+    };
+    // The first guests may have arrived before the history starts.
+    const next = plan(-this.rand(0, 4), HISTORY_DAYS, this.input.random);
+    plan(next, HISTORY_DAYS + FUTURE_DAYS, this.input.bookingRandom);
+  }
+
+  /** The local calendar date ('YYYY-MM-DD') of simulated `day`, before, in or after the history. */
+  private localDate(day: number): string {
+    return new Date(this.eventTime(day, 12).getTime() - LOCAL_OFFSET_HOURS * HOUR).toISOString().slice(0, 10);
+  }
+
+  /** Writes every planned stay as a 'demo' reservation of its property. */
+  async storeStays(tx: Tx): Promise<void> {
+    if (this.stays.length === 0) return;
+    await tx.insert(reservations).values(
+      this.stays.map((s) => ({
+        tenantId: this.input.tenantId,
+        source: 'demo' as const,
+        // Stable for a seed and a clock: the property's place in the catalogue, the stay's number there.
+        id: `P${String(s.unit + 1).padStart(2, '0')}-S${String(s.number).padStart(3, '0')}`,
+        unitId: this.input.unitIds[s.unit]!,
+        arrivalDate: this.localDate(s.arrival),
+        departureDate: this.localDate(s.arrival + s.nights),
+        nights: s.nights,
+        guests: s.guests,
+        status: CONFIRMED_STAY,
+        channel: s.channel,
+        syncedAt: this.input.now,
+      })),
+    );
   }
 
   private key(location: Location, item: number): string {

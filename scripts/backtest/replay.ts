@@ -1,0 +1,224 @@
+/**
+ * The forecast backtest's arithmetic (docs/forecast.md "Backtest"), on plain numbers: replays a
+ * company's history day by day, forecasts each property's use of each item over the next days
+ * with what was known that day (server/modules/forecast/model.ts), compares with what the ledger
+ * recorded, and replays two restocking policies from the same starting stock. Nothing here reads
+ * the database or the clock.
+ *
+ * Days are indices into the history's calendar days (0 = its first day, in the company's time
+ * zone); a day's usage is what the ledger counts as usage that day (docs/product.md "Stock
+ * movements and statuses"), and a stay's use is recorded on its departure day, at checkout.
+ */
+import { expectedUse, LEARNING_DAYS, learnRates, projectItem, type LearnedRates, type ModelStay, type PropertyHistory } from '../../server/modules/forecast/model';
+
+/** An item as the backtest needs it. */
+export interface BacktestItem {
+  id: string;
+  name: string;
+  category: string;
+  /** items.minimum_threshold, pieces. */
+  minimum: number;
+  /** items.usage_per_stay_default, pieces; null: none. */
+  defaultPerStay: number | null;
+}
+
+/** A stay with its property and its days as indices (arrival < departure; either may lie outside the history). */
+export interface BacktestStay extends ModelStay {
+  unitId: string;
+  arrivalDay: number;
+  departureDay: number;
+}
+
+/** A company's history, as {@link loadHistory} (history.ts) reads it. */
+export interface BacktestHistory {
+  /** Calendar days ('YYYY-MM-DD') of the history, all complete: the last is yesterday. */
+  days: string[];
+  unitIds: string[];
+  items: BacktestItem[];
+  /** usage[u][i][d]: pieces used at unitIds[u] of items[i] on days[d]. */
+  usage: number[][][];
+  /** Every stay of the company's properties, any order. */
+  stays: BacktestStay[];
+}
+
+/** Options of a replay: the days it covers and the windows it looks at. */
+export interface ReplayOptions {
+  /** First forecast day (index): the baseline needs this many days before it. */
+  firstDay: number;
+  /** Days each forecast covers. */
+  horizon: number;
+  /** Days the moving-average baseline averages over. */
+  averageDays: number;
+}
+
+export const DEFAULT_REPLAY: ReplayOptions = { firstDay: 28, horizon: 7, averageDays: 28 };
+
+/** Absolute errors and actual totals, summed over forecasts. */
+export interface ErrorSums {
+  actual: number;
+  forecast: number;
+  /** Σ |forecast − actual| of the model, the moving average and the minimum rule. */
+  model: number;
+  average: number;
+  minimum: number;
+  /** Property-item-windows summed. */
+  windows: number;
+}
+
+/** WAPE: Σ|forecast − actual| / Σ actual; null when nothing was used. */
+export function wape(absoluteError: number, actual: number): number | null {
+  return actual > 0 ? absoluteError / actual : null;
+}
+
+const emptySums = (): ErrorSums => ({ actual: 0, forecast: 0, model: 0, average: 0, minimum: 0, windows: 0 });
+
+/** Sum of `series` over the days [from, to), clipped to the series. */
+function sumDays(series: readonly number[], from: number, to: number): number {
+  let sum = 0;
+  for (let d = Math.max(0, from); d < Math.min(series.length, to); d++) sum += series[d]!;
+  return sum;
+}
+
+/**
+ * The usage rates known at the start of `day`: the ledger's usage and the stays departed in the
+ * {@link LEARNING_DAYS} before it, learned by the model's own {@link learnRates}.
+ */
+export function ratesKnownOn(history: BacktestHistory, day: number): LearnedRates {
+  const from = day - LEARNING_DAYS;
+  const properties: PropertyHistory[] = history.unitIds.map((unitId, u) => {
+    const departed = history.stays.filter((s) => s.unitId === unitId && s.departureDay >= from && s.departureDay < day);
+    const used = new Map<string, number>();
+    history.items.forEach((item, i) => {
+      const total = sumDays(history.usage[u]![i]!, from, day);
+      if (total > 0) used.set(item.id, total);
+    });
+    return {
+      unitId,
+      stays: departed.length,
+      guestNights: departed.reduce((sum, s) => sum + s.guests * (s.departureDay - s.arrivalDay), 0),
+      used,
+    };
+  });
+  return learnRates(properties, history.items);
+}
+
+/** Forecast errors by item category, and over all items. */
+export interface ForecastErrors {
+  byCategory: Map<string, ErrorSums>;
+  overall: ErrorSums;
+  /** Forecast days replayed. */
+  origins: number;
+}
+
+/**
+ * Replays the forecast: for every day d from `firstDay` while [d, d + horizon) lies in the
+ * history, each property's and item's forecast is the expected use of the stays departing in
+ * that window at the rates known on d (the guests the reservation says); the moving average is
+ * the property's use of the item over the `averageDays` before d, per day, times the horizon; the
+ * minimum rule plans the item's minimum threshold per property and window. Each is compared with
+ * the use the ledger recorded in the window.
+ */
+export function replayForecast(history: BacktestHistory, options: ReplayOptions = DEFAULT_REPLAY): ForecastErrors {
+  const byCategory = new Map<string, ErrorSums>();
+  const overall = emptySums();
+  let origins = 0;
+  for (let d = options.firstDay; d + options.horizon <= history.days.length; d++) {
+    origins++;
+    const rates = ratesKnownOn(history, d);
+    history.unitIds.forEach((unitId, u) => {
+      const departing = history.stays.filter((s) => s.unitId === unitId && s.departureDay >= d && s.departureDay < d + options.horizon);
+      history.items.forEach((item, i) => {
+        const series = history.usage[u]![i]!;
+        const rate = rates.byUnit.get(unitId)!.get(item.id)!;
+        const forecast = departing.reduce((sum, s) => sum + expectedUse(rate, s), 0);
+        const average = (sumDays(series, d - options.averageDays, d) / options.averageDays) * options.horizon;
+        const actual = sumDays(series, d, d + options.horizon);
+        const category = byCategory.get(item.category) ?? emptySums();
+        byCategory.set(item.category, category);
+        for (const sums of [category, overall]) {
+          sums.actual += actual;
+          sums.forecast += forecast;
+          sums.model += Math.abs(forecast - actual);
+          sums.average += Math.abs(average - actual);
+          sums.minimum += Math.abs(item.minimum - actual);
+          sums.windows++;
+        }
+      });
+    });
+  }
+  return { byCategory, overall, origins };
+}
+
+/** What a restocking policy did over the replay. */
+export interface PolicyOutcome {
+  /** Arrivals checked: stays arriving in the replay whose departure (and so their use) is in the history. */
+  stays: number;
+  /** Of those, stays whose property held less of some item at arrival than the stay used. */
+  shortStays: number;
+  /** Pieces brought to properties. */
+  piecesMoved: number;
+}
+
+/**
+ * Decides what to bring to a property on an arrival day: pieces per item index, given its stock
+ * per item index (after the day's checkouts), the property's index and the day.
+ */
+export type Policy = (stock: readonly number[], unit: number, day: number) => number[];
+
+/**
+ * The team follows the pick lists: each arriving property is brought, per item, the model's
+ * `bring` over the stays not yet departed that arrive in the next `horizon` days, at the rates
+ * known that day.
+ */
+export function pickListPolicy(history: BacktestHistory, horizon: number): Policy {
+  const ratesByDay = new Map<number, LearnedRates>();
+  return (stock, unit, day) => {
+    const rates = ratesByDay.get(day) ?? ratesKnownOn(history, day);
+    ratesByDay.set(day, rates);
+    const unitId = history.unitIds[unit]!;
+    const upcoming = history.stays.filter((s) => s.unitId === unitId && s.departureDay > day && s.arrivalDay < day + horizon);
+    return history.items.map(
+      (item, i) => projectItem(stock[i]!, item.minimum, rates.byUnit.get(unitId)!.get(item.id)!, upcoming, history.days[day]!).bring,
+    );
+  };
+}
+
+/** The threshold rule alone (docs/product.md "Restock to minimum"): every item below its minimum is filled up to it. */
+export function minimumPolicy(history: BacktestHistory): Policy {
+  return (stock) => history.items.map((item, i) => Math.max(0, item.minimum - stock[i]!));
+}
+
+/**
+ * Replays a policy from `startStock` (stock[u][i] at the start of `firstDay`) to the end of the
+ * history. Each day, first the day's recorded usage leaves every property (never below 0), then
+ * each property with an arrival that day gets what the policy brings (the garage is assumed to
+ * have it), then each arriving stay whose departure lies in the history is checked: it starts
+ * short when some item's stock is below what that stay used (the property's usage on its
+ * departure day).
+ */
+export function replayPolicy(history: BacktestHistory, startStock: readonly (readonly number[])[], policy: Policy, firstDay: number): PolicyOutcome {
+  const stock = startStock.map((row) => [...row]);
+  const outcome: PolicyOutcome = { stays: 0, shortStays: 0, piecesMoved: 0 };
+  const last = history.days.length - 1;
+  for (let day = firstDay; day <= last; day++) {
+    history.unitIds.forEach((unitId, u) => {
+      const row = stock[u]!;
+      history.items.forEach((_, i) => {
+        row[i] = Math.max(0, row[i]! - history.usage[u]![i]![day]!);
+      });
+      const arriving = history.stays.filter((s) => s.unitId === unitId && s.arrivalDay === day);
+      if (arriving.length === 0) return;
+      const brought = policy(row, u, day);
+      brought.forEach((n, i) => {
+        row[i] = row[i]! + n;
+        outcome.piecesMoved += n;
+      });
+      for (const stay of arriving) {
+        if (stay.departureDay > last) continue;
+        outcome.stays++;
+        if (history.items.some((_, i) => row[i]! < history.usage[u]![i]![stay.departureDay]!)) outcome.shortStays++;
+      }
+    });
+  }
+  return outcome;
+}
