@@ -94,6 +94,9 @@ const reviewed: Record<string, RouteAccess> = {
   'POST /api/hostaway/webhook-credentials': { ...admin, feature: 'listing_import' },
   'POST /api/hostaway/webhook': 'public',
   'GET /api/units/:id/stays': member,
+  'GET /api/units/:id/calendar': member,
+  'PUT /api/units/:id/calendar': admin,
+  'POST /api/units/:id/calendar/refresh': member,
 };
 
 const ROLE_REFUSED = { code: 'FORBIDDEN', message: 'Your role does not allow this action. Ask an administrator of your company.' };
@@ -265,6 +268,8 @@ describe.each(backends)('refusals by declared access on %s', (backend) => {
     'POST /api/units/:id/restock-to-minimum': () => ({}),
     'DELETE /api/units/:id/inventory/:itemId': () => undefined,
     'POST /api/units/:id/movements/reverse': () => ({ movement_ids: [nobody] }),
+    'PUT /api/units/:id/calendar': () => ({ calendar_url: 'https://calendar.example/walk.ics', typical_guests: null }),
+    'POST /api/units/:id/calendar/refresh': () => undefined,
     'POST /api/reports/assistant': () => ({ type: 'summary', days: 7, limit: 25 }),
     'POST /api/garages/:id/count': () => ({ lines: [{ item_id: nobody, expected: 0, counted: 1 }] }),
     'POST /api/units/:id/count': () => ({ lines: [{ item_id: nobody, expected: 0, counted: 1 }] }),

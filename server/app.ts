@@ -41,6 +41,7 @@ import { scanRoutes } from './modules/scans/routes';
 import { sessionRoutes } from './modules/session/routes';
 import { teamRoutes } from './modules/team/routes';
 import { unitRoutes } from './modules/units/routes';
+import { calendarRoutes } from './modules/calendars/routes';
 import { listingsImportRoutes } from './modules/listings-import/routes';
 import type { HostawayDeps } from './modules/listings-import/credentials';
 import { inlineJobs, queuedJobs } from './modules/listings-import/sync-jobs';
@@ -158,6 +159,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   };
   const jobs = opts.jobs ? await queuedJobs(opts.jobs, hostawayDeps, hostaway.syncMinutes) : inlineJobs(hostawayDeps);
   await app.register(listingsImportRoutes, { deps: hostawayDeps, jobs, appUrl: opts.config.appUrl });
+  await app.register(calendarRoutes, { ctx, queue: opts.jobs });
   const ai = opts.ai !== undefined ? opts.ai : createAi(opts.config.openai);
   await app.register(teamRoutes, { ctx, identities: opts.identities });
   await app.register(assistantRoutes, { ctx, ai });

@@ -100,6 +100,9 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
     'POST /api/invitations/:id/resend': () => undefined,
     'DELETE /api/invitations/:id': () => undefined,
     'GET /api/units/:id/stays': () => undefined,
+    'GET /api/units/:id/calendar': () => undefined,
+    'PUT /api/units/:id/calendar': () => ({ calendar_url: 'https://calendar.example/stolen.ics', typical_guests: 9 }),
+    'POST /api/units/:id/calendar/refresh': () => undefined,
   };
 
   it('answers 404 on every route with an id in its path for another tenant ids, and changes nothing', async () => {
