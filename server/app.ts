@@ -41,6 +41,7 @@ import { scanRoutes } from './modules/scans/routes';
 import { sessionRoutes } from './modules/session/routes';
 import { teamRoutes } from './modules/team/routes';
 import { unitRoutes } from './modules/units/routes';
+import { forecastRoutes } from './modules/forecast/routes';
 import { calendarRoutes } from './modules/calendars/routes';
 import { listingsImportRoutes } from './modules/listings-import/routes';
 import type { HostawayDeps } from './modules/listings-import/credentials';
@@ -149,6 +150,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(garageRoutes, ctx);
   await app.register(unitRoutes, ctx);
   await app.register(reportRoutes, ctx);
+  await app.register(forecastRoutes, { ctx, jobs: opts.jobs });
   const { hostaway } = opts.config;
   const hostawayDeps: HostawayDeps = {
     db: opts.db,

@@ -74,6 +74,20 @@ export const money = (label: string) =>
     .max(MAX_UNIT_COST, `${label} must be at most $${grouped(MAX_UNIT_COST)}`)
     .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, `${label} can have at most 2 decimals`);
 
+/** Largest default usage per stay of an item, in pieces; also a CHECK constraint on items (migration 0022). */
+export const MAX_USAGE_PER_STAY = 100_000;
+
+/**
+ * Pieces per stay from 0 to {@link MAX_USAGE_PER_STAY}, at most 2 decimals (1.5 rolls of toilet
+ * paper); `label` names the field in the messages ("Usage per stay can have at most 2 decimals").
+ */
+export const usagePerStay = (label: string) =>
+  z
+    .number(`${label} must be a number`)
+    .min(0, `${label} must be 0 or more`)
+    .max(MAX_USAGE_PER_STAY, `${label} must be at most ${grouped(MAX_USAGE_PER_STAY)}`)
+    .refine((n) => Math.abs(Math.round(n * 100) - n * 100) < 1e-6, `${label} can have at most 2 decimals`);
+
 /**
  * A real calendar day 'YYYY-MM-DD' (2024-02-29 yes, 2023-02-29 and 2024-02-30 no); `label`
  * names the field in the message.

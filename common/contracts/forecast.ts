@@ -12,6 +12,18 @@ import { calendarDate, wholeNumber } from './fields';
 export const FORECAST_HORIZONS = [7, 3, 14] as const;
 export const DEFAULT_FORECAST_HORIZON = 7;
 
+/** Most properties GET /api/forecast lists (the most urgent first). */
+export const FORECAST_PROPERTIES_SHOWN = 200;
+
+/** Days ahead the Dashboard card "Runs out before a check-in" looks. */
+export const SUMMARY_HORIZON_DAYS = 7;
+
+/** Days from a pick list's day whose arrivals what is brought that day must cover (docs/product.md "Pick lists"). */
+export const PICK_LIST_HORIZON_DAYS = 7;
+
+/** Furthest day ahead a pick list may be asked for, in days after the company's today. */
+export const PICK_LIST_DAYS_AHEAD = 60;
+
 export const forecastQuery = z.object({
   horizon: z.coerce
     .number()
@@ -196,3 +208,33 @@ export const deliverPickListResult = z.object({
   delivered: z.array(z.object({ item_id: z.string(), quantity: z.number().int() })),
 });
 export type DeliverPickListResult = z.infer<typeof deliverPickListResult>;
+
+// ---- Reorder from the forecast ------------------------------------------------------------
+
+/** One item of GET /api/garages/:id/order-forecast. */
+export const orderForecastLine = z.object({
+  item_id: z.string(),
+  item_name: z.string(),
+  category: z.string(),
+  /** The garage's stock now. */
+  garage_quantity: z.number().int(),
+  minimum_threshold: z.number().int(),
+  /** What the garage's properties need brought over the lead time (sum of their `bring`). */
+  needed: z.number().int(),
+  /** max(0, needed + minimum_threshold − garage_quantity). */
+  order: z.number().int(),
+});
+export type OrderForecastLine = z.infer<typeof orderForecastLine>;
+
+/** GET /api/garages/:id/order-forecast: what to order for a garage, from its properties' upcoming stays. */
+export const orderForecastAnswer = z.object({
+  garage_id: z.string(),
+  garage_name: z.string(),
+  /** The garage's lead time: days an order takes to arrive. */
+  lead_time_days: z.number().int(),
+  /** The company's today ('YYYY-MM-DD'). */
+  today: z.string(),
+  /** Items the garage holds or its properties need, the largest order first. */
+  items: z.array(orderForecastLine),
+});
+export type OrderForecastAnswer = z.infer<typeof orderForecastAnswer>;

@@ -5,7 +5,7 @@
  * Money is dollars (numbers rounded to cents); quantities are whole numbers >= 0.
  */
 import { z } from 'zod';
-import { grouped, money, requiredText, wholeNumber } from './fields';
+import { grouped, money, requiredText, usagePerStay, wholeNumber } from './fields';
 
 export const stockStatuses = ['sufficient', 'low', 'critical'] as const;
 export type StockStatus = (typeof stockStatuses)[number];
@@ -34,6 +34,11 @@ export const item = z.object({
   minimum_threshold: z.number().int(),
   /** Dollars. */
   count_cost: z.number(),
+  /**
+   * Pieces a stay uses when the company has no usage of the item yet (docs/product.md "Forecast");
+   * null: none. The server always sends it; optional so that answers built before it still parse.
+   */
+  usage_per_stay_default: z.number().nullable().optional(),
 });
 export type Item = z.infer<typeof item>;
 
@@ -60,6 +65,8 @@ export const itemBody = z.object({
   category: requiredText('Category', 'Please fill out all fields'),
   minimum_threshold: wholeNumber('Minimum threshold').default(0),
   count_cost: money('Count cost').default(0),
+  /** Left out: unchanged on an edit, none on a create; null clears it. */
+  usage_per_stay_default: usagePerStay('Usage per stay').nullable().optional(),
 });
 export type ItemBody = z.infer<typeof itemBody>;
 

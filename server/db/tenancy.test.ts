@@ -103,6 +103,10 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
     'GET /api/units/:id/calendar': () => undefined,
     'PUT /api/units/:id/calendar': () => ({ calendar_url: 'https://calendar.example/stolen.ics', typical_guests: 9 }),
     'POST /api/units/:id/calendar/refresh': () => undefined,
+    'GET /api/units/:id/forecast': () => undefined,
+    'GET /api/garages/:id/pick-list': () => undefined,
+    'POST /api/units/:id/pick-list/deliver': (b) => ({ lines: [{ item_id: b.item, quantity: 1 }] }),
+    'GET /api/garages/:id/order-forecast': () => undefined,
   };
 
   it('answers 404 on every route with an id in its path for another tenant ids, and changes nothing', async () => {

@@ -22,19 +22,32 @@ export const itemColumns = {
   category: items.category,
   minimum_threshold: items.minimumThreshold,
   count_cost: items.countCost,
+  usage_per_stay_default: items.usagePerStayDefault,
 };
 
-/** An item row selected with itemColumns, as the API answers it (count cost in dollars). */
-export const toItem = (r: { id: string; name: string; category: string; minimum_threshold: number; count_cost: string }): Item => ({
+/** An item row selected with itemColumns, as the API answers it (count cost in dollars, usage per stay in pieces). */
+export const toItem = (r: {
+  id: string;
+  name: string;
+  category: string;
+  minimum_threshold: number;
+  count_cost: string;
+  usage_per_stay_default: string | null;
+}): Item => ({
   ...r,
   count_cost: Number(r.count_cost),
+  usage_per_stay_default: r.usage_per_stay_default === null ? null : Number(r.usage_per_stay_default),
 });
 
+/** The columns a body sets; a default usage per stay left out is left as it is (docs/product.md "Forecast"). */
 const values = (body: ItemBody) => ({
   name: body.name,
   category: body.category,
   minimumThreshold: body.minimum_threshold,
   countCost: body.count_cost.toFixed(2),
+  ...(body.usage_per_stay_default === undefined
+    ? {}
+    : { usagePerStayDefault: body.usage_per_stay_default === null ? null : body.usage_per_stay_default.toFixed(2) }),
 });
 
 /** The tenant's items ordered by name. */

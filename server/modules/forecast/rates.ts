@@ -1,0 +1,164 @@
+/**
+ * The learned usage rates (docs/product.md "Forecast", usage per stay): a cache of the ledger and
+ * the stays in `usage_rates` (per property and item) and `item_usage_rates` (per item, the
+ * company's), rebuilt whole by {@link refreshUsageRates}. It is refreshed by a background job per
+ * company every {@link RATES_REFRESH_HOURS} hours (docs/decisions/033-job-queue.md), and in the
+ * request when a forecast is asked for while the company's rates are missing or older than
+ * {@link RATES_MAX_AGE_HOURS}; concurrent requests of one company share one refresh
+ * (lib/coalesce.ts). Without a job queue (tests of the routes) only the second happens.
+ */
+import { subDays, subHours } from 'date-fns';
+import { sql } from 'drizzle-orm';
+import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
+import { withTenant } from '../../db/tenant-tx';
+import type { JobQueue } from '../../jobs/queue';
+import { coalesce } from '../../lib/coalesce';
+import { usageRows } from '../reports/usage-sql';
+import { localDay } from '../stays/local-days';
+import { isStay } from '../stays/stay-rules';
+import { LEARNING_DAYS, learnRates, type PropertyHistory } from './model';
+import { stayGuestsSql, stayNightsSql } from './model-sql';
+
+/** Rates older than this are learned again before a forecast is computed, in hours. */
+export const RATES_MAX_AGE_HOURS = 6;
+
+/** Pause between two background refreshes of a company's rates, in hours. */
+export const RATES_REFRESH_HOURS = 3;
+
+/** Numbers of the learned rates as numeric(14,4) / numeric(5,4) text (what the columns hold). */
+const fixed4 = (n: number): string => n.toFixed(4);
+
+/**
+ * Learns every property's and the company's usage rate of every item from the last
+ * {@link LEARNING_DAYS} days before `now` and replaces the company's rows of `usage_rates` and
+ * `item_usage_rates`, in one tenant transaction. Usage is the ledger's one definition
+ * (reports/usage-sql.ts `usageRows`), summed per property and item in SQL; the stays are those of
+ * docs/product.md "Stays" that departed in the window, by the company's calendar days
+ * (`tenants.time_zone`): departure on or after the day `LEARNING_DAYS` before today, and before
+ * today (a stay departing today may not be cleaned up yet). Guest-nights count guests as the
+ * forecast does (model-sql.ts).
+ * @returns when the rates were learned (`now`).
+ */
+export async function refreshUsageRates(db: Db, tenantId: string, now: Date): Promise<Date> {
+  const start = subDays(now, LEARNING_DAYS);
+  await withTenant(db, tenantId, async (tx) => {
+    const [tenant] = await queryRows<{ time_zone: string }>(tx, sql`select time_zone from tenants where id = ${tenantId}`);
+    const zone = tenant?.time_zone ?? 'UTC';
+    const [fromDay, today] = [localDay(start, zone), localDay(now, zone)];
+    const properties = await queryRows<{ unit_id: string; stays: number; guest_nights: number }>(
+      tx,
+      sql`select u.id as unit_id, count(reservations.id)::int as stays,
+            coalesce(sum(${stayGuestsSql(sql`reservations.guests`, sql`u.typical_guests`)}
+              * ${stayNightsSql(sql`reservations.arrival_date`, sql`reservations.departure_date`)}), 0)::int as guest_nights
+          from units u
+          left join reservations on reservations.tenant_id = u.tenant_id and reservations.unit_id = u.id and ${isStay()}
+            and reservations.departure_date >= ${fromDay}::date and reservations.departure_date < ${today}::date
+          where u.tenant_id = ${tenantId}
+          group by u.id`,
+    );
+    const used = await queryRows<{ unit_id: string; item_id: string; used: number }>(
+      tx,
+      sql`select x.unit_id, x.item_id, sum(x.used)::bigint as used
+          from (${usageRows(tenantId, start, now)}) x
+          join units u on u.tenant_id = ${tenantId} and u.id = x.unit_id
+          group by x.unit_id, x.item_id`,
+    );
+    const items = await queryRows<{ id: string; usage_per_stay_default: string | null }>(
+      tx,
+      sql`select id, usage_per_stay_default from items where tenant_id = ${tenantId}`,
+    );
+
+    const histories = new Map<string, PropertyHistory & { used: Map<string, number> }>(
+      properties.map((p) => [p.unit_id, { unitId: p.unit_id, stays: Number(p.stays), guestNights: Number(p.guest_nights), used: new Map() }]),
+    );
+    for (const u of used) histories.get(u.unit_id)?.used.set(u.item_id, Number(u.used));
+    const learned = learnRates(
+      [...histories.values()],
+      items.map((i) => ({ id: i.id, defaultPerStay: i.usage_per_stay_default === null ? null : Number(i.usage_per_stay_default) })),
+    );
+
+    await tx.execute(sql`delete from usage_rates where tenant_id = ${tenantId}`);
+    await tx.execute(sql`delete from item_usage_rates where tenant_id = ${tenantId}`);
+    const company = [...learned.company.entries()];
+    if (company.length > 0) {
+      await tx.execute(sql`
+        insert into item_usage_rates (tenant_id, item_id, per_stay, per_guest_night, fixed_share, properties, basis, learned_at)
+        select ${tenantId}, r.item_id, r.per_stay, r.per_guest_night, r.fixed_share, r.properties, r.basis, ${now.toISOString()}::timestamptz
+        from unnest(${pgArray(company.map(([id]) => id))}::uuid[], ${pgArray(company.map(([, r]) => fixed4(r.perStay)))}::numeric[],
+          ${pgArray(company.map(([, r]) => fixed4(r.perGuestNight)))}::numeric[], ${pgArray(company.map(([, r]) => fixed4(r.fixedShare)))}::numeric[],
+          ${pgArray(company.map(([, r]) => r.properties))}::int[], ${pgArray(company.map(([, r]) => r.basis))}::text[])
+          as r(item_id, per_stay, per_guest_night, fixed_share, properties, basis)`);
+    }
+    const rows = [...learned.byUnit.entries()].flatMap(([unitId, rates]) => [...rates.entries()].map(([itemId, rate]) => ({ unitId, itemId, rate })));
+    // In slices, so no statement carries more than a few megabytes of parameters.
+    for (let k = 0; k < rows.length; k += 20_000) {
+      const slice = rows.slice(k, k + 20_000);
+      await tx.execute(sql`
+        insert into usage_rates (tenant_id, unit_id, item_id, per_stay, per_guest_night, fixed_share, stays, guest_nights, basis, learned_at)
+        select ${tenantId}, r.unit_id, r.item_id, r.per_stay, r.per_guest_night, r.fixed_share, r.stays, r.guest_nights, r.basis, ${now.toISOString()}::timestamptz
+        from unnest(${pgArray(slice.map((s) => s.unitId))}::uuid[], ${pgArray(slice.map((s) => s.itemId))}::uuid[],
+          ${pgArray(slice.map((s) => fixed4(s.rate.perStay)))}::numeric[], ${pgArray(slice.map((s) => fixed4(s.rate.perGuestNight)))}::numeric[],
+          ${pgArray(slice.map((s) => fixed4(s.rate.fixedShare)))}::numeric[], ${pgArray(slice.map((s) => s.rate.stays))}::int[],
+          ${pgArray(slice.map((s) => s.rate.guestNights))}::int[], ${pgArray(slice.map((s) => s.rate.basis))}::text[])
+          as r(unit_id, item_id, per_stay, per_guest_night, fixed_share, stays, guest_nights, basis)`);
+    }
+  });
+  return now;
+}
+
+/** When the company's rates were last learned, null before the first time (inside the caller's transaction). */
+export async function ratesLearnedAt(tx: Tx, tenantId: string): Promise<Date | null> {
+  const [row] = await queryRows<{ learned_at: string | Date | null }>(
+    tx,
+    sql`select max(learned_at) as learned_at from item_usage_rates where tenant_id = ${tenantId}`,
+  );
+  return row?.learned_at ? new Date(row.learned_at) : null;
+}
+
+/** One refresh per company at a time; callers arriving during one share the next (lib/coalesce.ts). */
+const sharedRefresh = coalesce(
+  ({ db, tenantId, now }: { db: Db; tenantId: string; now: Date }) => refreshUsageRates(db, tenantId, now),
+  (arg) => arg.tenantId,
+);
+
+/**
+ * Makes sure the company's rates are at most {@link RATES_MAX_AGE_HOURS} old at `now`, learning
+ * them again in the caller's request when not; with a job queue, also keeps the company's
+ * background refresh scheduled.
+ * @returns when the rates in force were learned.
+ */
+export async function freshRates(db: Db, tenantId: string, now: Date): Promise<Date> {
+  const learnedAt = await withTenant(db, tenantId, (tx) => ratesLearnedAt(tx, tenantId));
+  if (learnedAt && learnedAt > subHours(now, RATES_MAX_AGE_HOURS) && learnedAt <= now) return learnedAt;
+  const refreshed = await sharedRefresh({ db, tenantId, now });
+  await scheduler?.(tenantId);
+  return refreshed;
+}
+
+const RATES_JOB = 'forecast-rates';
+
+/** Queues a company's next background refresh; set while a job queue runs (see {@link startRatesJobs}). */
+let scheduler: ((tenantId: string) => Promise<void>) | undefined;
+
+/**
+ * Registers the background refresh of the rates on `queue` (docs/decisions/033-job-queue.md): a
+ * job per company that queues the company's next run, {@link RATES_REFRESH_HOURS} later, before
+ * learning, so the schedule survives restarts and failures; the `stately` policy keeps one waiting
+ * run per company. A company's first job is queued by its first inline refresh. A company that
+ * no longer exists ends its chain.
+ */
+export async function startRatesJobs(queue: JobQueue, db: Db, now: () => Date): Promise<void> {
+  const { boss } = queue;
+  await boss.createQueue(RATES_JOB, { name: RATES_JOB, policy: 'stately', retryLimit: 3, retryDelay: 60, retryBackoff: true });
+  const next = async (tenantId: string) =>
+    void (await boss.send(RATES_JOB, { tenantId }, { singletonKey: `${tenantId}:next`, startAfter: RATES_REFRESH_HOURS * 3600 }));
+  await boss.work<{ tenantId: string }>(RATES_JOB, { pollingIntervalSeconds: queue.pollingIntervalSeconds }, async ([job]) => {
+    const { tenantId } = job!.data;
+    const exists = await withTenant(db, tenantId, (tx) => queryRows(tx, sql`select 1 from tenants where id = ${tenantId}`));
+    if (exists.length === 0) return { skipped: 'no such company' };
+    await next(tenantId);
+    await sharedRefresh({ db, tenantId, now: now() });
+    return { refreshed: true };
+  });
+  scheduler = next;
+}

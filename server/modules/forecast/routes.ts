@@ -1,0 +1,128 @@
+/**
+ * HTTP routes of the restock forecast (docs/product.md "Forecast", "Pick lists"). Reading is for
+ * every member; delivering a pick list changes stock, which members do (docs/product.md "Roles").
+ * All are behind the expired-trial gate.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import {
+  deliverPickListBody,
+  deliverPickListResult,
+  forecastAnswer,
+  forecastQuery,
+  forecastSummary as forecastSummaryAnswer,
+  orderForecastAnswer,
+  pickListAnswer,
+  pickListQuery,
+  unitForecastAnswer,
+} from '../../../common/contracts/forecast';
+import { idParam } from '../../../common/contracts/fields';
+import { leastRole } from '../../../common/permissions';
+import type { AppContext } from '../../context';
+import type { JobQueue } from '../../jobs/queue';
+import { startRatesJobs } from './rates';
+import { companyForecast, deliverPickList, forecastSummary, garageOrderForecast, garagePickList, unitForecast } from './service';
+
+/** `jobs`: the started job queue, which then refreshes the learned rates in the background (rates.ts). */
+export async function forecastRoutes(fastify: FastifyInstance, opts: { ctx: AppContext; jobs?: JobQueue }): Promise<void> {
+  const { ctx } = opts;
+  if (opts.jobs) await startRatesJobs(opts.jobs, ctx.db, ctx.now);
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['forecast'];
+  const gated = ['NO_TENANT', 'SUBSCRIPTION_REQUIRED'] as const;
+  const read = { access: { role: leastRole.view, gate: 'trial' } } as const;
+  const stock = { access: { role: leastRole.stock, gate: 'trial' } } as const;
+
+  app.get(
+    '/api/forecast',
+    {
+      config: read,
+      schema: {
+        tags,
+        operationId: 'getForecast',
+        summary: 'Properties that would start a check-in short within the horizon, most urgent first',
+        'x-errors': gated,
+        querystring: forecastQuery,
+        response: { 200: forecastAnswer },
+      },
+    },
+    async (request) => companyForecast(ctx.db, request.who, request.query.horizon, ctx.now()),
+  );
+  app.get(
+    '/api/forecast/summary',
+    {
+      config: read,
+      schema: {
+        tags,
+        operationId: 'getForecastSummary',
+        summary: 'The dashboard card: the first properties that run out before a check-in this week',
+        'x-errors': gated,
+        response: { 200: forecastSummaryAnswer },
+      },
+    },
+    async (request) => forecastSummary(ctx.db, request.who, ctx.now()),
+  );
+  app.get(
+    '/api/units/:id/forecast',
+    {
+      config: read,
+      schema: {
+        tags,
+        operationId: 'getUnitForecast',
+        summary: 'One property over the horizon: its stays and every item with its learned usage',
+        'x-errors': gated,
+        params: idParam,
+        querystring: forecastQuery,
+        response: { 200: unitForecastAnswer },
+      },
+    },
+    async (request) => unitForecast(ctx.db, request.who, request.params.id, request.query.horizon, ctx.now()),
+  );
+  app.get(
+    '/api/garages/:id/pick-list',
+    {
+      config: read,
+      schema: {
+        tags,
+        operationId: 'getGaragePickList',
+        summary: 'What to take from a garage on a day, by property arriving that day',
+        'x-errors': gated,
+        params: idParam,
+        querystring: pickListQuery,
+        response: { 200: pickListAnswer },
+      },
+    },
+    async (request) => garagePickList(ctx.db, request.who.tenantId, request.params.id, request.query.date, ctx.now()),
+  );
+  app.post(
+    '/api/units/:id/pick-list/deliver',
+    {
+      config: stock,
+      schema: {
+        tags,
+        operationId: 'deliverPickList',
+        summary: 'Mark a pick list as delivered: restock transfers from the property’s garage, all or none',
+        'x-errors': [...gated, 'CONFLICT'],
+        params: idParam,
+        body: deliverPickListBody,
+        response: { 200: deliverPickListResult },
+      },
+    },
+    async (request) => deliverPickList(ctx.db, request.who, request.params.id, request.body.lines),
+  );
+  app.get(
+    '/api/garages/:id/order-forecast',
+    {
+      config: read,
+      schema: {
+        tags,
+        operationId: 'getGarageOrderForecast',
+        summary: 'What to order for a garage over its lead time, from its properties’ upcoming stays',
+        'x-errors': gated,
+        params: idParam,
+        response: { 200: orderForecastAnswer },
+      },
+    },
+    async (request) => garageOrderForecast(ctx.db, request.who, request.params.id, ctx.now()),
+  );
+}
