@@ -33,7 +33,7 @@ export function AppShell() {
 
   return (
     <div className="min-h-dvh">
-      <header className="sticky top-0 z-20 flex items-center gap-3 border-b border-slate-200 bg-white px-2 py-2 lg:hidden">
+      <header className="sticky top-0 z-20 flex items-center gap-3 border-b border-slate-200 bg-white px-2 py-2 lg:hidden print:hidden">
         <button
           ref={menuButton}
           type="button"
@@ -54,7 +54,7 @@ export function AppShell() {
       )}
       <Sidebar id={SIDEBAR_ID} open={menuOpen} onClose={closeMenu} />
 
-      <main className="px-4 pt-6 pb-10 sm:px-6 lg:ml-72 lg:px-10 lg:pt-10">
+      <main className="px-4 pt-6 pb-10 sm:px-6 lg:ml-72 lg:px-10 lg:pt-10 print:m-0 print:p-0">
         <div className="mx-auto max-w-6xl">
           <TrialPill />
           <Outlet />

@@ -32,7 +32,7 @@ export function Sidebar({ id, open, onClose }: SidebarProps) {
       id={id}
       // Off-screen on phones while closed; `invisible` also takes it out of focus order and
       // the accessibility tree there.
-      className={`fixed inset-y-0 left-0 z-40 flex w-72 max-w-[85vw] flex-col bg-slate-900 text-slate-100 transition-[translate,visibility] duration-200 lg:translate-x-0 ${
+      className={`fixed inset-y-0 left-0 z-40 flex w-72 max-w-[85vw] flex-col bg-slate-900 text-slate-100 transition-[translate,visibility] duration-200 lg:translate-x-0 print:hidden ${
         open ? 'translate-x-0' : '-translate-x-full max-lg:invisible'
       }`}
     >

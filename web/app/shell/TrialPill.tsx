@@ -23,7 +23,7 @@ export function TrialPill() {
   };
   return (
     <div
-      className="mb-4 ml-auto flex w-fit max-w-full items-center gap-2 rounded-full bg-amber-100 py-1 pr-1 pl-4 text-amber-950 ring-1 ring-amber-300"
+      className="mb-4 ml-auto flex w-fit max-w-full items-center gap-2 rounded-full bg-amber-100 py-1 pr-1 pl-4 text-amber-950 ring-1 ring-amber-300 print:hidden"
       data-testid="trial-pill"
     >
       <span className="text-sm font-semibold">{`Trial: ${status.days_remaining} days left`}</span>

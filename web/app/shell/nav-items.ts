@@ -1,5 +1,5 @@
 /** The sidebar's destinations, in the order docs/product.md "Screens: Route table" lists them (Users, then the person's own Account). */
-import { BarChart3, CircleUser, CreditCard, House, LayoutDashboard, Package, Users, Warehouse, type LucideIcon } from 'lucide-react';
+import { BarChart3, CalendarClock, CircleUser, CreditCard, House, LayoutDashboard, Package, Users, Warehouse, type LucideIcon } from 'lucide-react';
 
 export interface NavItem {
   to: string;
@@ -10,6 +10,7 @@ export interface NavItem {
 export const navItems: readonly NavItem[] = [
   { to: '/', label: 'Dashboard', icon: LayoutDashboard },
   { to: '/units', label: 'Units', icon: House },
+  { to: '/forecast', label: 'Forecast', icon: CalendarClock },
   { to: '/garages', label: 'Garages', icon: Warehouse },
   { to: '/items', label: 'Items', icon: Package },
   { to: '/reports', label: 'Reports', icon: BarChart3 },

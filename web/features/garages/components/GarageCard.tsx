@@ -1,10 +1,11 @@
 /**
  * One garage (docs/product.md "Screens: Garages"): name and address with inline edit and delete, and its stock
- * with Count, which opens count mode (/garages/:id/count).
+ * with Count, which opens count mode (/garages/:id/count), and Pick list, what to take out tomorrow
+ * (/garages/:id/pick-list, docs/product.md "Screens: Pick list").
  */
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { ClipboardList, MapPin, Pencil, Trash2 } from 'lucide-react';
+import { ClipboardCheck, ClipboardList, MapPin, Pencil, Trash2 } from 'lucide-react';
 import type { Garage } from '../../../../common/contracts/stock';
 import { buttonClasses } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
@@ -70,11 +71,18 @@ export function GarageCard({ garage, onDelete }: GarageCardProps) {
       <div className="flex flex-col gap-2 border-t border-slate-100 pt-3">
         <div className="flex items-center justify-between gap-2">
           <h3 className="text-base font-semibold text-slate-700">Inventory</h3>
-          <Link to={`/garages/${encodeURIComponent(garage.id)}/count`} className={buttonClasses('secondary')}>
-            <ClipboardList className="size-5" aria-hidden="true" />
-            Count
-            <span className="sr-only">{` ${garage.name}`}</span>
-          </Link>
+          <div className="flex flex-wrap justify-end gap-2">
+            <Link to={`/garages/${encodeURIComponent(garage.id)}/pick-list`} className={buttonClasses('secondary')}>
+              <ClipboardCheck className="size-5" aria-hidden="true" />
+              Pick list
+              <span className="sr-only">{` of ${garage.name}`}</span>
+            </Link>
+            <Link to={`/garages/${encodeURIComponent(garage.id)}/count`} className={buttonClasses('secondary')}>
+              <ClipboardList className="size-5" aria-hidden="true" />
+              Count
+              <span className="sr-only">{` ${garage.name}`}</span>
+            </Link>
+          </div>
         </div>
         <StockList garage={garage} />
       </div>

@@ -1,0 +1,57 @@
+/** The Forecast screen's wording: shortfalls, empty states, the cut list, the garages' pick lists. */
+import { describe, expect, it } from 'vitest';
+import type { PropertyForecast } from '../../../common/contracts/forecast';
+import { forecastEmptyState, garagesOf, itemUseText, moreShortText, shortfallText } from './forecast-text';
+
+const property = (unit_id: string, garage_id: string | null, garage_name: string | null): PropertyForecast => ({
+  unit_id,
+  unit_name: unit_id,
+  garage_id,
+  garage_name,
+  first_shortfall_date: '2026-11-27',
+  stays: 1,
+  items: [],
+});
+
+describe('shortfallText', () => {
+  it('says whether the item runs out or ends below its minimum, on the check-in day', () => {
+    expect(shortfallText({ shortfall: { stay_id: 's', arrival_date: '2026-11-27', kind: 'runs_out', projected: -1.5 } })).toBe(
+      'Runs out before the check-in on Fri, Nov 27',
+    );
+    expect(shortfallText({ shortfall: { stay_id: 's', arrival_date: '2026-11-28', kind: 'below_minimum', projected: 2 } })).toBe(
+      'Below minimum at the check-in on Sat, Nov 28',
+    );
+    expect(shortfallText({ shortfall: null })).toBeNull();
+  });
+
+  it('words what is there and what the stays will use', () => {
+    expect(itemUseText({ quantity: 2, expected_use: 3.5 }, 7)).toBe('2 there now · about 3.5 used in the next 7 days');
+  });
+});
+
+describe('forecastEmptyState', () => {
+  it('tells no stays at all from stays with nothing short', () => {
+    expect(forecastEmptyState({ properties: [], properties_with_stays: 0 })).toBe('no-stays');
+    expect(forecastEmptyState({ properties: [], properties_with_stays: 3 })).toBe('none-short');
+    expect(forecastEmptyState({ properties: [property('a', null, null)], properties_with_stays: 3 })).toBeNull();
+  });
+});
+
+describe('moreShortText', () => {
+  it('counts the properties the list left out', () => {
+    const shown = [property('a', null, null)];
+    expect(moreShortText({ properties: shown, properties_short: 1 })).toBeNull();
+    expect(moreShortText({ properties: shown, properties_short: 2 })).toBe('And 1 more property runs short.');
+    expect(moreShortText({ properties: shown, properties_short: 5 })).toBe('And 4 more properties run short.');
+  });
+});
+
+describe('garagesOf', () => {
+  it('lists each garage once, in the order of urgency, without properties that have none', () => {
+    const garages = garagesOf([property('a', 'g2', 'North'), property('b', null, null), property('c', 'g1', 'South'), property('d', 'g2', 'North')]);
+    expect(garages).toEqual([
+      { id: 'g2', name: 'North' },
+      { id: 'g1', name: 'South' },
+    ]);
+  });
+});

@@ -1,0 +1,69 @@
+/** The Pick list screen's rules: typed quantities, the garage's stock shared in arrival order, the lines sent, the toast. */
+import { describe, expect, it } from 'vitest';
+import type { PickListProperty } from '../../../common/contracts/forecast';
+import { deliveredMessage, deliveryLines, lineKey, planLines } from './pick-list';
+
+const line = (item_id: string, bring: number, garage_quantity: number) => ({
+  item_id,
+  item_name: item_id === 't' ? 'Bath Towel' : 'Coffee Pods',
+  category: 'Supplies',
+  quantity: 1,
+  bring,
+  garage_quantity,
+  short: 0,
+});
+
+const property = (unit_id: string, lines: PickListProperty['lines']): PickListProperty => ({
+  unit_id,
+  unit_name: unit_id === 'u1' ? 'Beach House' : 'Lake Cabin',
+  address: '1 Main St',
+  arrivals: [{ stay_id: `${unit_id}-s`, arrival_date: '2026-11-27', guests: 2, nights: 3 }],
+  lines,
+});
+
+const list = [property('u1', [line('t', 4, 5), line('c', 2, 10)]), property('u2', [line('t', 3, 5)])];
+
+describe('planLines', () => {
+  it('fills each line with what to bring and shares the garage stock in arrival order', () => {
+    const planned = planLines(list, new Map());
+    expect(planned.get(lineKey('u1', 't'))).toMatchObject({ text: '4', quantity: 4, short: 0 });
+    // 5 towels in the garage: 4 go to the first property, 1 is left for the 3 of the second.
+    expect(planned.get(lineKey('u2', 't'))).toMatchObject({ quantity: 3, short: 2 });
+  });
+
+  it('takes typed quantities, so lowering one line covers the next', () => {
+    const planned = planLines(list, new Map([[lineKey('u1', 't'), '2']]));
+    expect(planned.get(lineKey('u1', 't'))).toMatchObject({ text: '2', quantity: 2, short: 0 });
+    expect(planned.get(lineKey('u2', 't'))).toMatchObject({ short: 0 });
+  });
+
+  it('refuses fractions and negatives with the field message, and reads empty as 0', () => {
+    const planned = planLines(list, new Map([[lineKey('u1', 't'), '2.5'], [lineKey('u1', 'c'), '']]));
+    expect(planned.get(lineKey('u1', 't'))).toMatchObject({ quantity: null, error: 'Quantity must be a whole number' });
+    expect(planned.get(lineKey('u1', 'c'))).toMatchObject({ quantity: 0 });
+    expect(planLines(list, new Map([[lineKey('u1', 't'), '-1']])).get(lineKey('u1', 't'))).toMatchObject({ error: 'Quantity must be 0 or more' });
+  });
+
+  it('lets a skipped (delivered) property take nothing', () => {
+    expect(planLines(list, new Map(), new Set(['u1'])).get(lineKey('u2', 't'))).toMatchObject({ short: 0 });
+  });
+});
+
+describe('deliveryLines', () => {
+  it('sends the lines above 0 with their names', () => {
+    const planned = planLines(list, new Map([[lineKey('u1', 'c'), '0']]));
+    expect(deliveryLines(list[0]!, planned)).toEqual({ lines: [{ item_id: 't', item_name: 'Bath Towel', quantity: 4 }] });
+  });
+
+  it('names the line whose quantity is refused', () => {
+    const planned = planLines(list, new Map([[lineKey('u1', 'c'), '1.5']]));
+    expect(deliveryLines(list[0]!, planned)).toEqual({ error: 'Coffee Pods: Quantity must be a whole number' });
+  });
+});
+
+describe('deliveredMessage', () => {
+  it('says what reached the property', () => {
+    const names = new Map([['t', 'Bath Towel'], ['c', 'Coffee Pods']]);
+    expect(deliveredMessage('Beach House', [{ item_id: 't', quantity: 3 }, { item_id: 'c', quantity: 2 }], names)).toBe('Delivered to Beach House: 3 Bath Towel, 2 Coffee Pods');
+  });
+});
