@@ -44,6 +44,10 @@ import { unitRoutes } from './modules/units/routes';
 import { forecastRoutes } from './modules/forecast/routes';
 import { calendarRoutes } from './modules/calendars/routes';
 import { listingsImportRoutes } from './modules/listings-import/routes';
+import { inlineDailyEmailJobs, queuedDailyEmailJobs } from './modules/daily-email/jobs';
+import { dailyEmailRoutes } from './modules/daily-email/routes';
+import type { DailyEmailDeps } from './modules/daily-email/service';
+import { unsubscribeSigner } from './modules/daily-email/unsubscribe-token';
 import type { HostawayDeps } from './modules/listings-import/credentials';
 import { inlineJobs, queuedJobs } from './modules/listings-import/sync-jobs';
 import type { JobQueue } from './jobs/queue';
@@ -161,6 +165,15 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   };
   const jobs = opts.jobs ? await queuedJobs(opts.jobs, hostawayDeps, hostaway.syncMinutes) : inlineJobs(hostawayDeps);
   await app.register(listingsImportRoutes, { deps: hostawayDeps, jobs, appUrl: opts.config.appUrl });
+  const dailyEmail: DailyEmailDeps = {
+    db: opts.db,
+    mailer,
+    signer: unsubscribeSigner(opts.config.appSecret),
+    appUrl: opts.config.appUrl,
+    sendHour: opts.config.dailyEmailHour,
+  };
+  const dailyEmailJobs = opts.jobs ? await queuedDailyEmailJobs(opts.jobs, dailyEmail, ctx.now) : inlineDailyEmailJobs;
+  await app.register(dailyEmailRoutes, { ctx, jobs: dailyEmailJobs, deps: dailyEmail, identities: opts.identities });
   await app.register(calendarRoutes, { ctx, queue: opts.jobs });
   const ai = opts.ai !== undefined ? opts.ai : createAi(opts.config.openai);
   await app.register(teamRoutes, { ctx, identities: opts.identities });

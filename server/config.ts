@@ -118,6 +118,8 @@ const schema = z
     HOSTAWAY_PAGE_SIZE: z.coerce.number().int().min(1).max(500).default(100),
     /** Minutes between two reservation syncs of a connected company. */
     HOSTAWAY_SYNC_MINUTES: z.coerce.number().int().min(1).max(1440).default(30),
+    /** The hour (0–23) of the company's morning, in its time zone, at which the daily email goes out. */
+    DAILY_EMAIL_HOUR: z.coerce.number().int().min(0).max(23).default(7),
     /** Minutes between two refreshes of a property's calendar link (docs/product.md "Stays"). */
     CALENDAR_REFRESH_MINUTES: z.coerce.number().int().min(1).max(1440).default(60),
     /** Longest wait for a calendar link's whole answer, redirects included, in milliseconds. */
@@ -172,6 +174,8 @@ export interface Config {
     maxInputPixels: number;
   };
   hostaway: { apiBase: string; timeoutMs: number; pageSize: number; syncMinutes: number };
+  /** The hour (0–23) of a company's morning the daily email is sent at (docs/product.md "Daily email"). */
+  dailyEmailHour: number;
   /** Calendar links (integrations/calendar-feed.ts, modules/calendars). */
   calendar: { refreshMinutes: number; timeoutMs: number; maxBytes: number; allowLoopback: boolean };
 }
@@ -214,6 +218,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     },
     scanPhoto: { maxBytes: c.SCAN_PHOTO_MAX_BYTES, maxInputPixels: c.SCAN_MAX_INPUT_PIXELS },
     hostaway: { apiBase: c.HOSTAWAY_API_BASE, timeoutMs: c.HOSTAWAY_TIMEOUT_MS, pageSize: c.HOSTAWAY_PAGE_SIZE, syncMinutes: c.HOSTAWAY_SYNC_MINUTES },
+    dailyEmailHour: c.DAILY_EMAIL_HOUR,
     calendar: {
       refreshMinutes: c.CALENDAR_REFRESH_MINUTES,
       timeoutMs: c.CALENDAR_TIMEOUT_MS,

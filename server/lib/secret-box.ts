@@ -17,9 +17,17 @@ export interface SecretBox {
   open(sealed: string): string;
 }
 
+/**
+ * The 32-byte key of `purpose` derived from `appSecret` by HKDF (SHA-256): the one derivation of
+ * every key the server makes from APP_SECRET (sealed secrets, signed email links).
+ */
+export function derivedKey(appSecret: string, purpose: string): Buffer {
+  return Buffer.from(hkdfSync('sha256', appSecret, 'stock-keeper secret box', purpose, 32));
+}
+
 /** A box whose key is derived from `appSecret` for `purpose` (e.g. 'provider-credentials'). */
 export function secretBox(appSecret: string, purpose: string): SecretBox {
-  const key = Buffer.from(hkdfSync('sha256', appSecret, 'stock-keeper secret box', purpose, 32));
+  const key = derivedKey(appSecret, purpose);
   return {
     seal(plain) {
       const nonce = randomBytes(12);

@@ -1,0 +1,92 @@
+/**
+ * What the morning email says (docs/product.md "Daily email"), read once per company and day:
+ * tomorrow's arrivals, each storage garage's pick list for tomorrow and the stock rows that are
+ * critical now. "Tomorrow" is the day after `day`, the company's today in its time zone
+ * (`tenants.time_zone`); arrival dates are the properties' own calendar dates (docs/product.md
+ * "Stays"), compared as dates.
+ */
+import { sql } from 'drizzle-orm';
+import { queryRows, type Db } from '../../db/client';
+import { withTenant } from '../../db/tenant-tx';
+import { reservations } from '../../db/schema/integrations';
+import { addLocalDays } from '../stays/local-days';
+import { DEFAULT_TYPICAL_GUESTS, isStay } from '../stays/stay-rules';
+import { isCriticalSql } from '../stock/rules';
+
+/** Critical rows listed in the email; the rest are counted ("and 12 more"). */
+export const CRITICAL_LISTED = 50;
+
+export interface Arrival {
+  unit_name: string;
+  guests: number;
+  nights: number;
+}
+
+export interface CriticalRow {
+  location_type: 'unit' | 'garage';
+  location: string;
+  item: string;
+  quantity: number;
+}
+
+export interface DailyDigest {
+  company: string;
+  /** The company's today ('YYYY-MM-DD'). */
+  day: string;
+  /** The day after `day`: the arrivals' and pick lists' day. */
+  tomorrow: string;
+  /** Tomorrow's arrivals, by property name. */
+  arrivals: Arrival[];
+  /** Critical rows, units first, then garages, each by location and item; at most CRITICAL_LISTED. */
+  critical: CriticalRow[];
+  /** All critical rows, listed or not. */
+  criticalTotal: number;
+}
+
+/**
+ * The digest of the company `tenantId` for its day `day`.
+ * @throws whatever the database throws.
+ */
+export async function readDigest(db: Db, tenantId: string, day: string): Promise<DailyDigest> {
+  const tomorrow = addLocalDays(day, 1);
+  return withTenant(db, tenantId, async (tx) => {
+    const [company] = await queryRows<{ name: string }>(tx, sql`select name from tenants where id = ${tenantId}`);
+    // A stay's guests and nights as the forecast counts them when the source gives none
+    // (docs/product.md "Stays"): the property's typical number, the dates' difference.
+    const arrivals = await queryRows<Arrival>(
+      tx,
+      sql`select u.name as unit_name,
+                 coalesce(${reservations.guests}, u.typical_guests, ${DEFAULT_TYPICAL_GUESTS})::int as guests,
+                 coalesce(${reservations.nights}, ${reservations.departureDate} - ${reservations.arrivalDate})::int as nights
+          from ${reservations} join units u on u.tenant_id = ${reservations.tenantId} and u.id = ${reservations.unitId}
+          where ${reservations.tenantId} = ${tenantId} and ${reservations.arrivalDate} = ${tomorrow}::date and ${isStay()}
+          order by u.name, ${reservations.id}`,
+    );
+    const rows = sql`
+      select 'unit' as location_type, u.name as location, i.name as item, s.quantity
+      from unit_inventory s
+      join units u on u.tenant_id = s.tenant_id and u.id = s.unit_id
+      join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
+      where s.tenant_id = ${tenantId} and ${isCriticalSql(sql`s.quantity`)}
+      union all
+      select 'garage', g.name, i.name, s.quantity
+      from garage_inventory s
+      join garages g on g.tenant_id = s.tenant_id and g.id = s.garage_id
+      join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
+      where s.tenant_id = ${tenantId} and ${isCriticalSql(sql`s.quantity`)}`;
+    const critical = await queryRows<CriticalRow>(
+      tx,
+      sql`select location_type, location, item, quantity::int from (${rows}) c
+          order by location_type = 'unit' desc, location, item limit ${CRITICAL_LISTED}`,
+    );
+    const [total] = await queryRows<{ n: number }>(tx, sql`select count(*)::int as n from (${rows}) c`);
+    return {
+      company: company?.name ?? '',
+      day,
+      tomorrow,
+      arrivals: arrivals.map((a) => ({ ...a, guests: Number(a.guests), nights: Number(a.nights) })),
+      critical: critical.map((c) => ({ ...c, quantity: Number(c.quantity) })),
+      criticalTotal: Number(total!.n),
+    };
+  });
+}
