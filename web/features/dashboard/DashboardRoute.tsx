@@ -1,9 +1,10 @@
 /**
  * / : the dashboard (docs/product.md "Screens: Dashboard"). It waits for the onboarding status (a
  * company not set up is taken to /onboarding by the shell's guard, without a flash of empty
- * figures); then it shows the stats, alerts (each opens the place to restock it) and recent activity.
+ * figures); then it shows the stats, the properties that would run out before a check-in, alerts
+ * (each opens the place to restock it) and recent activity.
  */
-import { useDeferredValue } from 'react';
+import { lazy, Suspense, useDeferredValue } from 'react';
 import { Boxes, CircleAlert, House, TriangleAlert } from 'lucide-react';
 import type { DashboardAlert, DashboardResponse } from '../../../common/contracts/dashboard';
 import { LoadError } from '../../components/ui/LoadError';
@@ -17,6 +18,10 @@ import { AlertEntry } from './components/AlertEntry';
 import { PagedCard } from './components/PagedCard';
 import { StatCard } from './components/StatCard';
 import { useOpenAlert } from './use-open-alert';
+
+// Its code and the forecast's contracts (zod's classic API) load after the first paint, outside
+// the dashboard's budget of first-paint JavaScript (decision 016).
+const ForecastCard = lazy(() => import('./components/ForecastCard').then((m) => ({ default: m.ForecastCard })));
 
 function DashboardContent({ data }: { data: DashboardResponse }) {
   const { stats } = data;
@@ -45,6 +50,9 @@ function DashboardContent({ data }: { data: DashboardResponse }) {
         />
       </div>
       <div className="mt-6 grid gap-4 lg:grid-cols-2 2xl:grid-cols-3">
+        <Suspense fallback={null}>
+          <ForecastCard />
+        </Suspense>
         <PagedCard
           title="Unit Alerts"
           testId="unit-alerts"
