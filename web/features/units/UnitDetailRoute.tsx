@@ -2,7 +2,8 @@
  * /unit/:unitId: one unit (docs/product.md "Screens: Unit detail") — name, address and garage with Edit Unit and
  * Change/Assign Garage; its stock with minus, plus, restock by quantity, fill to minimum and
  * remove (asking first when the row holds stock); Restock to minimum for the whole unit; Add
- * Manually; Count, which opens count mode (/unit/:unitId/count); Scan Items (the AI photo scanner).
+ * Manually; Count, which opens count mode (/unit/:unitId/count); Scan Items (the AI photo scanner);
+ * the stays of the next 7 days and each item's usage per stay (docs/product.md "Screens: Forecast").
  */
 import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -21,9 +22,12 @@ import { useGarages } from '../../lib/queries/get-garages';
 import { useUnit } from '../../lib/queries/get-unit';
 import { useRemoveUnitStock } from './api/remove-unit-stock';
 import { useRestockToMinimum } from './api/restock-to-minimum';
+import { useUnitForecast } from './api/get-unit-forecast';
 import { AddStockDialog } from './components/AddStockDialog';
 import { EditUnitDialog } from './components/EditUnitDialog';
+import { UnitForecastLine } from './components/UnitForecastLine';
 import { UnitStockRow } from './components/UnitStockRow';
+import { perStayByItem } from './unit-forecast';
 import { RoleNote } from '../../components/RoleNote';
 import { usePermission } from '../../lib/use-permission';
 
@@ -96,6 +100,8 @@ function UnitStock({ unit, onAdd, onScan }: { unit: Unit; onAdd: () => void; onS
   const remove = useRemoveUnitStock();
   const fill = useRestockToMinimum();
   const garages = useGarages();
+  const forecast = useUnitForecast(unit.id);
+  const perStay = forecast.data ? perStayByItem(forecast.data) : undefined;
   /** The row whose removal waits for a confirmation (it holds stock). */
   const [removing, setRemoving] = useState<UnitStockRowData | null>(null);
 
@@ -139,6 +145,7 @@ function UnitStock({ unit, onAdd, onScan }: { unit: Unit; onAdd: () => void; onS
           </Button>
         </div>
       </div>
+      {forecast.data && <UnitForecastLine forecast={forecast.data} />}
       {unit.inventory.length === 0 ? (
         <div className="flex flex-col items-center gap-3 py-8 text-center">
           <p className="text-base text-slate-600">No inventory items added yet</p>
@@ -154,6 +161,7 @@ function UnitStock({ unit, onAdd, onScan }: { unit: Unit; onAdd: () => void; onS
               unit={unit}
               row={row}
               garageQuantity={unit.garage_id ? (garageStock.get(row.item_id) ?? (garages.data ? 0 : undefined)) : undefined}
+              perStay={perStay?.get(row.item_id)}
               isRemoving={removingItem === row.item_id}
               isMarked={askedItem === row.item_id}
               onRemove={() => askRemove(row)}

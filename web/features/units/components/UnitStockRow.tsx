@@ -18,6 +18,8 @@ interface UnitStockRowProps {
   row: Row;
   /** Stock of this item in the unit's garage; undefined when the unit has no garage or it is not known. */
   garageQuantity: number | undefined;
+  /** The item's usage here, 'about 2.1 per stay', when the forecast knows it. */
+  perStay?: string;
   isRemoving: boolean;
   /** The row the page was opened at (a dashboard alert), marked so the eye finds it. */
   isMarked?: boolean;
@@ -25,7 +27,7 @@ interface UnitStockRowProps {
 }
 
 /** Renders the row. */
-export function UnitStockRow({ unit, row, garageQuantity, isRemoving, isMarked = false, onRemove }: UnitStockRowProps) {
+export function UnitStockRow({ unit, row, garageQuantity, perStay, isRemoving, isMarked = false, onRemove }: UnitStockRowProps) {
   const { tap, busy } = useStockTaps(unit, row, garageQuantity);
   const fill = useRestockToMinimum();
   const below = row.quantity < row.minimum_threshold;
@@ -42,6 +44,7 @@ export function UnitStockRow({ unit, row, garageQuantity, isRemoving, isMarked =
           <StatusWord status={row.status} />
           <span>{`min ${row.minimum_threshold}`}</span>
           {garageQuantity !== undefined && <span>{`${garageQuantity} in garage`}</span>}
+          {perStay && <span>{perStay}</span>}
         </p>
       </div>
       <IconButton icon={Trash2} label={`Remove ${row.item_name}`} tone="danger" isBusy={isRemoving} disabled={busy} onClick={onRemove} />
