@@ -6,9 +6,11 @@
  * "Stays"), compared as dates.
  */
 import { sql } from 'drizzle-orm';
+import type { PickListAnswer } from '../../../common/contracts/forecast';
 import { queryRows, type Db } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
 import { reservations } from '../../db/schema/integrations';
+import { garagePickList } from '../forecast/service';
 import { addLocalDays } from '../stays/local-days';
 import { DEFAULT_TYPICAL_GUESTS, isStay } from '../stays/stay-rules';
 import { isCriticalSql } from '../stock/rules';
@@ -89,4 +91,20 @@ export async function readDigest(db: Db, tenantId: string, day: string): Promise
       criticalTotal: Number(total!.n),
     };
   });
+}
+
+/**
+ * The pick lists of the company's garages for `date` (its tomorrow), by garage name, each from
+ * the forecast (docs/product.md "Pick lists"); garages with no property arriving that day are
+ * left out.
+ * @throws whatever `garagePickList` throws.
+ */
+export async function readPickLists(db: Db, tenantId: string, date: string, now: Date): Promise<PickListAnswer[]> {
+  const garages = await withTenant(db, tenantId, (tx) =>
+    queryRows<{ id: string }>(tx, sql`select id from garages where tenant_id = ${tenantId} order by name, id`),
+  );
+  const lists: PickListAnswer[] = [];
+  // One after the other: each reads in its own transaction (PGlite is one connection anyway).
+  for (const garage of garages) lists.push(await garagePickList(db, tenantId, garage.id, date, now));
+  return lists.filter((list) => list.properties.length > 0);
 }

@@ -1,18 +1,20 @@
 /**
  * The morning email on both databases (docs/product.md "Daily email"): the member's setting, the
  * company's time zone, one email per member and day even when two workers send at once, the
- * content on a known fixture, the company's own day, the unsubscribe link without a session, and
+ * content on a known fixture (arrivals, the garage's pick list, critical rows), the company's own day, the unsubscribe link without a session, and
  * the job that sends it.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIME_ZONE_MESSAGE } from '../../../common/contracts/daily-email';
+import type { PickListLine } from '../../../common/contracts/forecast';
 import { queryRows } from '../../db/client';
 import type { MailMessage } from '../../integrations/mail';
 import { startJobQueue } from '../../jobs/queue';
 import { api, APP_URL, backends, createTestApp, TEST_APP_SECRET, TEST_PASSWORD, type TestApp } from '../../test/harness';
 import { stockTenant, type StockTenant } from '../../test/stock-fixtures';
+import { garagePickList } from '../forecast/service';
 import { localDay } from '../stays/local-days';
 import { nextSendDay, queuedDailyEmailJobs, sendInstant } from './jobs';
 import { INVALID_UNSUBSCRIBE_LINK, sendDailyEmails, type DailyEmailDeps } from './service';
@@ -147,6 +149,13 @@ describe.each(backends)('the daily email on %s', (backend) => {
         '- Coffee Pods at Main Storage (garage): 0',
       ].join('\n'),
     );
+    // The garage's pick list for tomorrow, as the forecast makes it, property by property.
+    const pickList = await garagePickList(t.database.db, a.tenantId, a.garageId, '2026-11-27', NOON);
+    expect(pickList.properties.map((p) => p.unit_name)).toEqual(['Beach House & Spa', 'Harbor Loft']);
+    const beach = pickList.properties[0]!;
+    expect(beach.lines.find((l) => l.item_name === 'Bath Towel')!.bring).toBeGreaterThan(0);
+    const lineText = (l: PickListLine) => `    ${l.item_name}: bring ${l.bring}${l.short > 0 ? ` (${l.short} short in the garage)` : ''}`;
+    expect(mail.text).toContain(['Pick list: Main Storage', '- Beach House & Spa:', ...beach.lines.map(lineText)].join('\n'));
     expect(mail.text).toContain(`Open Inventory Manager: ${APP_URL}/`);
     expect(mail.text).toMatch(new RegExp(`Turn it off: ${APP_URL}/unsubscribe#\\S+`));
     // Every name escaped in the HTML part.

@@ -67,13 +67,15 @@ function sections({ digest, pickLists }: DailyEmailContent): Section[] {
   };
   const picks: Section[] = pickLists.map((list) => ({
     title: `Pick list: ${list.garage_name}`,
-    lines: list.properties.flatMap((p) => [
-      { text: `  ${p.unit_name}`, html: `<strong>${escapeHtml(p.unit_name)}</strong>` },
-      ...p.lines.map((l) => {
-        const short = l.short > 0 ? ` (${l.short} short in the garage)` : '';
-        return { text: `    - ${l.item_name}: bring ${l.bring}${short}`, html: `${escapeHtml(l.item_name)}: bring ${l.bring}${short}` };
-      }),
-    ]),
+    lines: list.properties.map((p) => {
+      const lines = p.lines.map((l) => ({ name: l.item_name, what: `bring ${l.bring}${l.short > 0 ? ` (${l.short} short in the garage)` : ''}` }));
+      return {
+        text: [`- ${p.unit_name}:`, ...(lines.length === 0 ? ['    nothing to bring'] : lines.map((l) => `    ${l.name}: ${l.what}`))].join('\n'),
+        html:
+          `<strong>${escapeHtml(p.unit_name)}</strong>: ` +
+          (lines.length === 0 ? 'nothing to bring' : lines.map((l) => `${escapeHtml(l.name)}: ${l.what}`).join('; ')),
+      };
+    }),
   }));
   const more = digest.criticalTotal - digest.critical.length;
   const critical: Section = {

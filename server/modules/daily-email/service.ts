@@ -20,7 +20,7 @@ import { AppError } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/session';
 import { assertAccess } from '../billing/plans';
 import { isTimeZone, localDay } from '../stays/local-days';
-import { readDigest } from './content';
+import { readDigest, readPickLists } from './content';
 import { dailyMail } from './mail';
 import type { UnsubscribeSigner } from './unsubscribe-token';
 
@@ -152,7 +152,8 @@ export async function sendDailyEmails(deps: DailyEmailDeps, tenantId: string, no
   if (!open) return { day, sent: 0, alreadySent: 0, skipped: 'subscription required' };
 
   const digest = await readDigest(db, tenantId, day);
-  const content = { digest, pickLists: [], appUrl: deps.appUrl };
+  const pickLists = await readPickLists(db, tenantId, digest.tomorrow, now);
+  const content = { digest, pickLists, appUrl: deps.appUrl };
   let sent = 0;
   let alreadySent = 0;
   const failed: string[] = [];
