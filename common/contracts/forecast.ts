@@ -26,7 +26,7 @@ export const PICK_LIST_DAYS_AHEAD = 60;
 
 export const forecastQuery = z.object({
   horizon: z.coerce
-    .number()
+    .number('Horizon must be 3, 7 or 14 days')
     .refine((n): n is (typeof FORECAST_HORIZONS)[number] => (FORECAST_HORIZONS as readonly number[]).includes(n), {
       message: 'Horizon must be 3, 7 or 14 days',
     })

@@ -49,7 +49,7 @@ export async function refreshUsageRates(db: Db, tenantId: string, now: Date): Pr
       tx,
       sql`select u.id as unit_id, count(reservations.id)::int as stays,
             coalesce(sum(${stayGuestsSql(sql`reservations.guests`, sql`u.typical_guests`)}
-              * ${stayNightsSql(sql`reservations.arrival_date`, sql`reservations.departure_date`)}), 0)::int as guest_nights
+              * ${stayNightsSql(sql`reservations.arrival_date`, sql`reservations.departure_date`)}) filter (where reservations.id is not null), 0)::int as guest_nights
           from units u
           left join reservations on reservations.tenant_id = u.tenant_id and reservations.unit_id = u.id and ${isStay()}
             and reservations.departure_date >= ${fromDay}::date and reservations.departure_date < ${today}::date
