@@ -9,23 +9,32 @@ import { z } from 'zod';
 /** Longest calendar link, in characters. */
 export const MAX_CALENDAR_URL_LENGTH = 2000;
 
+/**
+ * Guests a stay is taken to have when its source gives none and the property sets no typical
+ * number (docs/product.md "Stays"); the server uses the same figure (server/modules/stays/stay-rules.ts, held equal by a test).
+ */
+export const DEFAULT_TYPICAL_GUESTS = 2;
+
 /** Most guests a property may be said to take per stay (also a CHECK on units, migration 0022). */
 export const MAX_TYPICAL_GUESTS = 100;
 
 /** C0/C1 control characters, unpaired surrogates and spaces, none of which belong in a link. */
 const CONTROL_OR_SPACE = /[\p{Cc}\p{Cs}\s]/u;
 
-/** An http(s) link of at most MAX_CALENDAR_URL_LENGTH characters; blank is no link (null). */
-export const calendarUrl = z.preprocess(
-  (v) => (typeof v === 'string' && v.trim() === '' ? null : typeof v === 'string' ? v.trim() : v),
-  z
-    .string('Calendar link must be text')
-    .max(MAX_CALENDAR_URL_LENGTH, `Calendar link must be at most ${MAX_CALENDAR_URL_LENGTH.toLocaleString('en-US')} characters`)
-    .refine((s) => !CONTROL_OR_SPACE.test(s), 'Calendar link must not contain spaces or control characters')
-    .refine((s) => /^https?:\/\//i.test(s), 'Calendar link must start with http:// or https://')
-    .refine((s) => URL.canParse(s), 'Calendar link is not a valid web address')
-    .nullable(),
-);
+/** The rules of a link: http(s), at most MAX_CALENDAR_URL_LENGTH characters, one line. */
+const calendarLink = z
+  .string()
+  .max(MAX_CALENDAR_URL_LENGTH, `Calendar link must be at most ${MAX_CALENDAR_URL_LENGTH.toLocaleString('en-US')} characters`)
+  .refine((s) => !CONTROL_OR_SPACE.test(s), 'Calendar link must not contain spaces or control characters')
+  .refine((s) => /^https?:\/\//i.test(s), 'Calendar link must start with http:// or https://')
+  .refine((s) => URL.canParse(s), 'Calendar link is not a valid web address');
+
+/** A link as typed, trimmed; blank is no link (null). The Edit dialog's field. */
+export const calendarUrlText = z
+  .string('Calendar link must be text')
+  .trim()
+  .transform((s) => (s === '' ? null : s))
+  .pipe(calendarLink.nullable());
 
 /** Guests per stay, 1..MAX_TYPICAL_GUESTS, or null (2, the default). */
 export const typicalGuests = z
@@ -36,7 +45,7 @@ export const typicalGuests = z
   .nullable();
 
 /** PUT /api/units/:id/calendar. */
-export const saveCalendarBody = z.object({ calendar_url: calendarUrl, typical_guests: typicalGuests });
+export const saveCalendarBody = z.object({ calendar_url: calendarUrlText.nullable(), typical_guests: typicalGuests });
 export type SaveCalendarBody = z.infer<typeof saveCalendarBody>;
 
 /** A property's calendar link and the state of its last refresh. */
