@@ -1,4 +1,7 @@
-/** The Add Item and Edit Item modals (docs/product.md "Screens: Items"): name, count cost, category, minimum threshold. */
+/**
+ * The Add Item and Edit Item modals (docs/product.md "Screens: Items"): name, count cost, category,
+ * minimum threshold, and the usage per stay the forecast uses while the company has no history of the item.
+ */
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
@@ -86,6 +89,23 @@ function ItemForm({ item, onClose }: ItemFormProps) {
         error={errors.minimum_threshold?.message}
         {...register('minimum_threshold')}
       />
+      <div className="flex flex-col gap-1">
+        <TextField
+          id={`${id}-usage-per-stay`}
+          label="Usage per stay (default)"
+          type="number"
+          inputMode="decimal"
+          min={0}
+          step={0.01}
+          placeholder="Optional, e.g. 2"
+          aria-describedby={`${id}-usage-per-stay-hint`}
+          error={errors.usage_per_stay_default?.message}
+          {...register('usage_per_stay_default')}
+        />
+        <p id={`${id}-usage-per-stay-hint`} className="text-sm text-slate-600">
+          Pieces one stay uses. The forecast uses it until your properties have a history of this item.
+        </p>
+      </div>
       <DialogActions>
         <Button variant="secondary" onClick={onCancel}>
           Cancel

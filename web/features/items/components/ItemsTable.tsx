@@ -6,7 +6,7 @@
 import { Pencil, Trash2, TriangleAlert } from 'lucide-react';
 import type { Item } from '../../../../common/contracts/stock';
 import { IconButton } from '../../../components/ui/IconButton';
-import { formatDollars } from '../../../lib/format';
+import { formatDollars, formatPerStay } from '../../../lib/format';
 import { usePermission } from '../../../lib/use-permission';
 
 interface ItemsTableProps {
@@ -53,6 +53,9 @@ export function ItemsTable({ items, onEdit, onDelete }: ItemsTableProps) {
             >
               <td role="cell" className="font-semibold break-words text-slate-900 sm:px-4 sm:py-3 max-sm:col-span-2 max-sm:text-lg">
                 {item.name}
+                {item.usage_per_stay_default != null && (
+                  <span className="block text-sm font-normal text-slate-600">{`Default usage: ${formatPerStay(item.usage_per_stay_default)}`}</span>
+                )}
               </td>
               <td role="cell" data-label="Count Cost ($)" className={`${cellClass} tabular-nums`}>
                 {formatDollars(item.count_cost)}
