@@ -72,6 +72,8 @@ export const routes: RouteObject[] = [
   // Open to anyone: a new person joins there, a signed-in one accepts there.
   { path: '/invite', ...screen('Invitation', () => import('../features/auth/InviteRoute').then((m) => m.InviteRoute)) },
   { path: '/reset-password', ...screen('Reset password', () => import('../features/auth/ResetPasswordRoute').then((m) => m.ResetPasswordRoute)) },
+  // Open to anyone: the morning email's link turns it off without signing in.
+  { path: '/unsubscribe', ...screen('Unsubscribe', () => import('../features/auth/UnsubscribeRoute').then((m) => m.UnsubscribeRoute)) },
   {
     element: <RequireAuth />,
     children: [

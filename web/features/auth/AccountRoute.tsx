@@ -1,4 +1,7 @@
-/** /account: the signed-in user's email and Change password (their other sessions end). */
+/**
+ * /account: the signed-in user's email, Change password (their other sessions end) and the
+ * morning email with the company's time zone.
+ */
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import toast from 'react-hot-toast';
@@ -9,6 +12,7 @@ import { PageHeader } from '../../components/ui/PageHeader';
 import { TextField } from '../../components/ui/TextField';
 import { useSignedInUser } from '../../lib/use-auth-state';
 import { useChangePassword } from './api/password';
+import { MorningEmailCard } from './components/MorningEmailCard';
 import { newPasswordFields, passwordsMatch } from './new-password-form';
 
 const changeForm = z
@@ -68,6 +72,9 @@ export function AccountRoute() {
           </Button>
         </form>
       </Card>
+      <div className="mt-6">
+        <MorningEmailCard />
+      </div>
     </>
   );
 }
