@@ -1,16 +1,21 @@
 /**
  * The demo seed on a fresh database: what it creates, that the ledger invariant holds over the
- * whole simulated history, that the dashboard has something to show, and that the demo
- * operator can sign in.
+ * whole simulated history, that its stays are stored as reservations the ledger agrees with and
+ * leave the forecast and tomorrow's pick list something to show, that the dashboard has something
+ * to show, and that the demo operator can sign in.
  */
 import { millisecondsInDay } from 'date-fns/constants';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../server/db/client';
+import { projectItem } from '../server/modules/forecast/model';
+import { addLocalDays, localDay } from '../server/modules/stays/local-days';
 import { APP_URL, api, backends, createTestApp, type TestApp } from '../server/test/harness';
 import { ledgerMismatches } from '../server/test/stock-fixtures';
+import { loadHistory } from './backtest/history';
+import { ratesKnownOn } from './backtest/replay';
 import { DEMO_EMAIL, DEMO_GARAGES, DEMO_ITEMS, DEMO_PASSWORD, DEMO_UNITS } from './demo/catalogue';
-import { seedDemo, type SeedDemoSummary } from './demo/seed';
+import { DEMO_TIME_ZONE, FUTURE_DAYS, HISTORY_DAYS, seedDemo, type SeedDemoSummary } from './demo/seed';
 
 const SEED_TIMEOUT = 180_000;
 
@@ -79,6 +84,90 @@ describe.each(backends)('seed:demo on %s', (backend) => {
       sql`select transfer_id from inventory_logs where type = 'restock' group by transfer_id having count(*) <> 2 or sum(quantity_change) <> 0`,
     );
     expect(unpaired).toEqual([]);
+  });
+
+  it('stores the simulated stays as reservations: the past ones the ledger consumed, and 30 days ahead', async () => {
+    const today = localDay(now, DEMO_TIME_ZONE);
+    const stays = await queryRows<{
+      id: string;
+      unit_id: string;
+      arrival: string;
+      departure: string;
+      nights: number;
+      days: number;
+      guests: number;
+      adults: number | null;
+      children: number | null;
+      status: string;
+      channel: string;
+    }>(
+      t.database.db,
+      sql`select id, unit_id, arrival_date::text as arrival, departure_date::text as departure, nights, departure_date - arrival_date as days,
+                 guests, adults, children, status, channel
+          from reservations where source = 'demo' order by unit_id, arrival_date`,
+    );
+    const [tenant] = await queryRows<{ time_zone: string }>(t.database.db, sql`select time_zone from tenants`);
+    expect(tenant!.time_zone).toBe(DEMO_TIME_ZONE);
+    const past = stays.filter((s) => s.departure < today);
+    const future = stays.filter((s) => s.arrival > today);
+    // About one stay in 5.5 days per property: 15 properties × 90 days, and × 30 days ahead.
+    expect(past.length).toBeGreaterThan(150);
+    expect(future.length).toBeGreaterThan(50);
+    expect(new Set(stays.map((s) => s.unit_id)).size).toBe(DEMO_UNITS.length);
+    const firstDay = addLocalDays(today, -(HISTORY_DAYS - 1));
+    for (const s of stays) {
+      expect(s).toMatchObject({ status: 'confirmed', adults: null, children: null });
+      expect(['Airbnb', 'Vrbo', 'Direct']).toContain(s.channel);
+      expect(s.departure > s.arrival).toBe(true);
+      expect(s.nights).toBe(s.days);
+      expect(s.nights).toBeGreaterThanOrEqual(2);
+      expect(s.nights).toBeLessThanOrEqual(7);
+      expect(s.guests).toBeGreaterThanOrEqual(1);
+      expect(s.guests).toBeLessThanOrEqual(8);
+      expect(s.departure >= firstDay).toBe(true);
+      expect(s.arrival <= addLocalDays(today, FUTURE_DAYS)).toBe(true);
+    }
+    // No two stays of a property overlap; the calendars are booked to the end of the 30 days.
+    for (let i = 1; i < stays.length; i++) {
+      if (stays[i]!.unit_id === stays[i - 1]!.unit_id) expect(stays[i]!.arrival >= stays[i - 1]!.departure).toBe(true);
+    }
+    expect(future.some((s) => s.arrival >= addLocalDays(today, FUTURE_DAYS - 8))).toBe(true);
+
+    // Every stay that departed before today is one checkout in the ledger, on its departure day.
+    const checkouts = await queryRows<{ unit_id: string; day: string }>(
+      t.database.db,
+      sql`select distinct unit_id, (created_at at time zone ${DEMO_TIME_ZONE})::date::text as day
+          from inventory_logs where type = 'consumption' and note like 'Checkout:%'`,
+    );
+    const checkedOut = checkouts.filter((c) => c.day < today).map((c) => `${c.unit_id} ${c.day}`).sort();
+    expect(checkedOut).toEqual(past.map((s) => `${s.unit_id} ${s.departure}`).sort());
+  });
+
+  it('leaves properties short before a check-in in the next 7 days, and tomorrow an arrival to bring supplies to', async () => {
+    const history = await loadHistory(t.database.db, summary.tenantId!, now);
+    const today = history.days.length;
+    const todayDate = localDay(now, DEMO_TIME_ZONE);
+    const rates = ratesKnownOn(history, today);
+    const stock = await queryRows<{ unit_id: string; item_id: string; quantity: number }>(
+      t.database.db,
+      sql`select unit_id, item_id, quantity from unit_inventory`,
+    );
+    const quantity = new Map(stock.map((r) => [`${r.unit_id} ${r.item_id}`, Number(r.quantity)]));
+    // What the model projects for one property from `day` (index) over 7 days.
+    const project = (unitId: string, day: number) =>
+      history.items.map((item) =>
+        projectItem(
+          quantity.get(`${unitId} ${item.id}`) ?? 0,
+          item.minimum,
+          rates.byUnit.get(unitId)!.get(item.id)!,
+          history.stays.filter((s) => s.unitId === unitId && s.departureDay > day && s.arrivalDay < day + 7),
+          addLocalDays(todayDate, day - today),
+        ),
+      );
+    const short = history.unitIds.filter((u) => project(u, today).some((p) => p.shortfall !== null));
+    expect(short.length).toBeGreaterThanOrEqual(1);
+    const arrivingTomorrow = history.unitIds.filter((u) => history.stays.some((s) => s.unitId === u && s.arrivalDay === today + 1));
+    expect(arrivingTomorrow.some((u) => project(u, today + 1).some((p) => p.bring > 0))).toBe(true);
   });
 
   it('lets the demo operator sign in to a dashboard with low and critical stock', async () => {
