@@ -49,7 +49,7 @@ describe('calendar parsing', () => {
     });
   });
 
-  it('malformed events: no end, an end before the start, cancelled and a repeated UID are left out; UTC times are the property’s days', () => {
+  it('malformed events: no end, an end before the start, an unreadable date, cancelled and a repeated UID are left out; UTC times are the property’s days', () => {
     const stays = (timeZone: string) => parseCalendar(fixture('malformed.ics'), { ...window, timeZone }).stays;
     expect(stays('America/Los_Angeles')).toEqual([
       { uid: 'cm-1001', arrival_date: '2026-12-04', departure_date: '2026-12-08' },

@@ -73,6 +73,33 @@ function dayOf(time: ICAL.Time, timeZone: string): string {
 
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
+/** The stay an event is, or null (see the module's comment); an event with unreadable values is none. */
+function stayOf(event: ICAL.Component, opts: { timeZone: string; from: string; to: string }): CalendarStay | null {
+  try {
+    if (!isStayEvent(text(event.getFirstPropertyValue('summary')), text(event.getFirstPropertyValue('status')))) return null;
+    const start = event.getFirstPropertyValue('dtstart');
+    if (!(start instanceof ICAL.Time)) return null;
+    let end = event.getFirstPropertyValue('dtend');
+    if (!(end instanceof ICAL.Time)) {
+      const duration = event.getFirstPropertyValue('duration');
+      if (!(duration instanceof ICAL.Duration)) return null;
+      end = start.clone();
+      end.addDuration(duration);
+    }
+    const arrival = dayOf(start, opts.timeZone);
+    const departure = dayOf(end as ICAL.Time, opts.timeZone);
+    const nights = differenceInCalendarDays(new Date(`${departure}T00:00:00Z`), new Date(`${arrival}T00:00:00Z`), { in: utc });
+    if (!(nights >= 1 && nights <= MAX_STAY_NIGHTS)) return null;
+    if (departure < opts.from || arrival > opts.to) return null;
+    // An event without a UID is known by its dates: the same dates give the same stay.
+    const uid = text(event.getFirstPropertyValue('uid')).trim() || `${arrival}/${departure}`;
+    return { uid, arrival_date: arrival, departure_date: departure };
+  } catch {
+    // ical.js decodes a value when it is read: a date like 'garbage' throws here.
+    return null;
+  }
+}
+
 /**
  * The stays of calendar `ics`, those that overlap `from`..`to` (the property's days, both
  * included: departing on `from` or later and arriving on `to` or before).
@@ -90,26 +117,10 @@ export function parseCalendar(ics: string, opts: { timeZone: string; from: strin
   const seen = new Set<string>();
   const stays: CalendarStay[] = [];
   for (const event of root.getAllSubcomponents('vevent')) {
-    if (!isStayEvent(text(event.getFirstPropertyValue('summary')), text(event.getFirstPropertyValue('status')))) continue;
-    const start = event.getFirstPropertyValue('dtstart');
-    if (!(start instanceof ICAL.Time)) continue;
-    let end = event.getFirstPropertyValue('dtend');
-    if (!(end instanceof ICAL.Time)) {
-      const duration = event.getFirstPropertyValue('duration');
-      if (!(duration instanceof ICAL.Duration)) continue;
-      end = start.clone();
-      end.addDuration(duration);
-    }
-    const arrival = dayOf(start, opts.timeZone);
-    const departure = dayOf(end as ICAL.Time, opts.timeZone);
-    const nights = differenceInCalendarDays(new Date(`${departure}T00:00:00Z`), new Date(`${arrival}T00:00:00Z`), { in: utc });
-    if (!(nights >= 1 && nights <= MAX_STAY_NIGHTS)) continue;
-    if (departure < opts.from || arrival > opts.to) continue;
-    // An event without a UID is known by its dates: the same dates give the same stay.
-    const uid = text(event.getFirstPropertyValue('uid')).trim() || `${arrival}/${departure}`;
-    if (seen.has(uid)) continue;
-    seen.add(uid);
-    stays.push({ uid, arrival_date: arrival, departure_date: departure });
+    const stay = stayOf(event, opts);
+    if (!stay || seen.has(stay.uid)) continue;
+    seen.add(stay.uid);
+    stays.push(stay);
   }
   return { stays, channel: channelOf(text(root.getFirstPropertyValue('prodid'))) };
 }
