@@ -183,7 +183,7 @@ export function pickListPolicy(history: BacktestHistory, horizon: number): Polic
   };
 }
 
-/** The threshold rule alone (docs/product.md "Restock to minimum"): every item below its minimum is filled up to it. */
+/** The threshold rule alone ("Restock to minimum", docs/product.md "Stock movements and statuses"): every item below its minimum is filled up to it. */
 export function minimumPolicy(history: BacktestHistory): Policy {
   return (stock) => history.items.map((item, i) => Math.max(0, item.minimum - stock[i]!));
 }
