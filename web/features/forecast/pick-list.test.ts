@@ -43,10 +43,6 @@ describe('planLines', () => {
     expect(planned.get(lineKey('u1', 'c'))).toMatchObject({ quantity: 0 });
     expect(planLines(list, new Map([[lineKey('u1', 't'), '-1']])).get(lineKey('u1', 't'))).toMatchObject({ error: 'Quantity must be 0 or more' });
   });
-
-  it('lets a skipped (delivered) property take nothing', () => {
-    expect(planLines(list, new Map(), new Set(['u1'])).get(lineKey('u2', 't'))).toMatchObject({ short: 0 });
-  });
 });
 
 describe('deliveryLines', () => {

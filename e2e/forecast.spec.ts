@@ -1,0 +1,96 @@
+/**
+ * The forecast on the demo data (docs/product.md "Screens: Forecast", "Screens: Pick list"), at
+ * phone (390 × 844) and desktop sizes: the Forecast shows a property that would start a check-in
+ * short, its garage's pick list for tomorrow opens from there, one property is marked as
+ * delivered, and its stock goes up and the garage's down by what was delivered.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expect, test, type Browser } from '@playwright/test';
+import type { PickListAnswer } from '../common/contracts/forecast';
+import type { Garage, Unit } from '../common/contracts/stock';
+import { signInThroughPage } from './fixtures/account';
+import { seedDemo } from './fixtures/demo';
+import { freePort, startServer } from './fixtures/server';
+
+const sizes = {
+  phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
+  desktop: { viewport: { width: 1280, height: 800 } },
+} as const;
+
+/** Signs in, opens the Forecast, then a pick list from it, and delivers one line of one property. */
+async function deliverOneProperty(browser: Browser, url: string, login: { email: string; password: string }, size: keyof typeof sizes) {
+  const context = await browser.newContext(sizes[size]);
+  const page = await context.newPage();
+  try {
+    await signInThroughPage(page, url, login.email, login.password);
+    await expect(page.getByTestId('forecast-card')).toContainText('Runs out before a check-in');
+
+    await page.goto(`${url}/forecast`);
+    await expect(page).toHaveTitle('Forecast · Inventory Manager');
+    const first = page.getByTestId('forecast-property').first();
+    await expect(first).toContainText(/Check-in \w{3}, \w{3} \d+/);
+    await expect(first).toContainText(/Runs out before the check-in on|Below minimum at the check-in on/);
+    await expect(first).toContainText(/Bring \d+/);
+
+    await page.getByRole('link', { name: /^Pick list: / }).first().click();
+    await expect(page).toHaveTitle('Pick list · Inventory Manager');
+    await expect(page.getByRole('heading', { level: 1, name: /^Pick list: / })).toBeVisible();
+    const garageId = new URL(page.url()).pathname.split('/')[2]!;
+
+    // What the screen shows, read from the API: a property with a line the garage holds.
+    const pickList = (await (await page.request.get(`${url}/api/garages/${garageId}/pick-list`)).json()) as PickListAnswer;
+    const property = pickList.properties.find((p) => p.lines.some((line) => line.bring > 0 && line.garage_quantity > 0))!;
+    expect(property, 'a property of tomorrow that the garage can supply').toBeDefined();
+    const line = property.lines.find((l) => l.bring > 0 && l.garage_quantity > 0)!;
+    const quantity = Math.min(line.bring, line.garage_quantity, 3);
+    const unitBefore = (await (await page.request.get(`${url}/api/units/${property.unit_id}`)).json()) as Unit;
+    const garagesBefore = (await (await page.request.get(`${url}/api/garages`)).json()) as Garage[];
+    const held = (unit: Unit) => unit.inventory.find((row) => row.item_id === line.item_id)?.quantity ?? 0;
+    const stored = (garages: Garage[]) => garages.find((g) => g.id === garageId)!.inventory.find((row) => row.item_id === line.item_id)!.quantity;
+
+    // Only that line, the others set to 0 on the number pad.
+    const card = page.getByTestId('pick-list-property').filter({ hasText: property.unit_name });
+    for (const other of property.lines) {
+      const input = card.getByLabel(other.item_name, { exact: true });
+      await expect(input).toHaveAttribute('inputmode', 'numeric');
+      await input.fill(other.item_id === line.item_id ? String(quantity) : '0');
+    }
+    await card.getByRole('button', { name: /^Mark as delivered/ }).click();
+    const dialog = page.getByRole('dialog', { name: `Deliver to ${property.unit_name}` });
+    await expect(dialog).toContainText(`${quantity} ${line.item_name}`);
+    await dialog.getByRole('button', { name: 'Mark as delivered' }).click();
+    await expect(page.getByRole('status').filter({ hasText: `Delivered to ${property.unit_name}: ${quantity} ${line.item_name}` })).toBeVisible();
+    await expect(card.getByTestId('pick-list-delivered')).toContainText(`${quantity} ${line.item_name}`);
+
+    const unitAfter = (await (await page.request.get(`${url}/api/units/${property.unit_id}`)).json()) as Unit;
+    const garagesAfter = (await (await page.request.get(`${url}/api/garages`)).json()) as Garage[];
+    expect(held(unitAfter)).toBe(held(unitBefore) + quantity);
+    expect(stored(garagesAfter)).toBe(stored(garagesBefore) - quantity);
+
+    // The property's page shows the new stock.
+    await page.goto(`${url}/unit/${property.unit_id}`);
+    const row = page.getByTestId('unit-stock-row').filter({ has: page.getByText(line.item_name, { exact: true }) });
+    await expect(row.getByRole('group', { name: `Stock of ${line.item_name}` })).toHaveText(String(held(unitAfter)));
+  } finally {
+    await context.close();
+  }
+}
+
+test('the forecast shows a property short before a check-in; a pick list delivery moves its stock (phone and desktop)', async ({ browser }) => {
+  test.setTimeout(420_000);
+  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-forecast-'));
+  try {
+    const login = await seedDemo(dataDir);
+    const server = await startServer(await freePort(), { DATA_DIR: dataDir });
+    try {
+      await test.step('phone', () => deliverOneProperty(browser, server.url, login, 'phone'));
+      await test.step('desktop', () => deliverOneProperty(browser, server.url, login, 'desktop'));
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
