@@ -43,7 +43,8 @@ describe.each(backends)('the daily email on %s', (backend) => {
     );
 
   beforeAll(async () => {
-    t = await createTestApp(backend);
+    // Identities kept in memory, as `npm start` does: a change of the member's own row drops theirs.
+    t = await createTestApp(backend, { identities: true });
     a = await stockTenant(t, 'owner-a@example.com');
     b = await stockTenant(t, 'owner-b@example.com');
     deps = { db: t.database.db, mailer: { send: async (m) => void sent.push(m) }, signer: unsubscribeSigner(TEST_APP_SECRET), appUrl: APP_URL, sendHour: 7 };
