@@ -131,14 +131,14 @@ export async function freshRates(db: Db, tenantId: string, now: Date): Promise<D
   const learnedAt = await withTenant(db, tenantId, (tx) => ratesLearnedAt(tx, tenantId));
   if (learnedAt && learnedAt > subHours(now, RATES_MAX_AGE_HOURS) && learnedAt <= now) return learnedAt;
   const refreshed = await sharedRefresh({ db, tenantId, now });
-  await scheduler?.(tenantId);
+  await schedulers.get(db)?.(tenantId);
   return refreshed;
 }
 
 const RATES_JOB = 'forecast-rates';
 
-/** Queues a company's next background refresh; set while a job queue runs (see {@link startRatesJobs}). */
-let scheduler: ((tenantId: string) => Promise<void>) | undefined;
+/** Per database whose job queue runs the refresh (see {@link startRatesJobs}): queues a company's next one. */
+const schedulers = new WeakMap<Db, (tenantId: string) => Promise<void>>();
 
 /**
  * Registers the background refresh of the rates on `queue` (docs/decisions/033-job-queue.md): a
@@ -160,5 +160,5 @@ export async function startRatesJobs(queue: JobQueue, db: Db, now: () => Date): 
     await sharedRefresh({ db, tenantId, now: now() });
     return { refreshed: true };
   });
-  scheduler = next;
+  schedulers.set(db, next);
 }

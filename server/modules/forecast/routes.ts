@@ -20,6 +20,8 @@ import { idParam } from '../../../common/contracts/fields';
 import { leastRole } from '../../../common/permissions';
 import type { AppContext } from '../../context';
 import type { JobQueue } from '../../jobs/queue';
+import { coalesce } from '../../lib/coalesce';
+import type { TenantIdentity } from '../auth/session';
 import { startRatesJobs } from './rates';
 import { companyForecast, deliverPickList, forecastSummary, garageOrderForecast, garagePickList, unitForecast } from './service';
 
@@ -32,6 +34,16 @@ export async function forecastRoutes(fastify: FastifyInstance, opts: { ctx: AppC
   const gated = ['NO_TENANT', 'SUBSCRIPTION_REQUIRED'] as const;
   const read = { access: { role: leastRole.view, gate: 'trial' } } as const;
   const stock = { access: { role: leastRole.stock, gate: 'trial' } } as const;
+  // A team opening the forecast together shares its reads (the dashboard card above all); each
+  // caller still gets a read that started after it asked (lib/coalesce.ts).
+  const readForecast = coalesce(
+    ({ who, horizon }: { who: TenantIdentity; horizon: number }) => companyForecast(ctx.db, who, horizon, ctx.now()),
+    ({ who, horizon }) => `${who.tenantId}:${horizon}`,
+  );
+  const readSummary = coalesce(
+    (who: TenantIdentity) => forecastSummary(ctx.db, who, ctx.now()),
+    (who) => who.tenantId,
+  );
 
   app.get(
     '/api/forecast',
@@ -46,7 +58,7 @@ export async function forecastRoutes(fastify: FastifyInstance, opts: { ctx: AppC
         response: { 200: forecastAnswer },
       },
     },
-    async (request) => companyForecast(ctx.db, request.who, request.query.horizon, ctx.now()),
+    async (request) => readForecast({ who: request.who, horizon: request.query.horizon }),
   );
   app.get(
     '/api/forecast/summary',
@@ -60,7 +72,7 @@ export async function forecastRoutes(fastify: FastifyInstance, opts: { ctx: AppC
         response: { 200: forecastSummaryAnswer },
       },
     },
-    async (request) => forecastSummary(ctx.db, request.who, ctx.now()),
+    async (request) => readSummary(request.who),
   );
   app.get(
     '/api/units/:id/forecast',

@@ -163,15 +163,18 @@ async function project(tx: Tx, tenantId: string, now: Date, scope: Scope): Promi
         order by us.name, us.id`,
   );
   const rate = { perStay: sql`p.per_stay`, perGuestNight: sql`p.per_guest_night`, fixedShare: sql`p.fixed_share` };
+  // The company's rates are read once, as a whole (materialized), and hashed: looking each stock
+  // row's rate up by its key would cost 100,000 index probes for a large company.
   const pairs = await queryRows<PairRow>(
     tx,
-    sql`${cte}
+    sql`${cte},
+        ur as materialized (select unit_id, item_id, per_stay, per_guest_night, fixed_share, basis, stays from usage_rates where tenant_id = ${tenantId})
         select p.* from (
           select ${pairColumns}
           from unit_inventory s
           join us on us.id = s.unit_id
           join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
-          left join usage_rates ur on ur.tenant_id = s.tenant_id and ur.unit_id = s.unit_id and ur.item_id = s.item_id
+          left join ur on ur.unit_id = s.unit_id and ur.item_id = s.item_id
           left join item_usage_rates iur on iur.tenant_id = s.tenant_id and iur.item_id = s.item_id
           where s.tenant_id = ${tenantId}) p
         ${
@@ -179,9 +182,9 @@ async function project(tx: Tx, tenantId: string, now: Date, scope: Scope): Promi
             ? sql``
             : sql`join st on st.unit_id = p.unit_id
                   where p.quantity - ${expectedUseSql(rate, sql`st.stays`, sql`st.guest_nights`)} < p.minimum_threshold + 0.000001`
-        }
-        order by p.item_name, p.item_id`,
+        }`,
   );
+  pairs.sort((a, b) => a.item_name.localeCompare(b.item_name) || a.item_id.localeCompare(b.item_id));
   const unitIds = scope.every ? units.map((u) => u.unit_id) : [...new Set(pairs.map((p) => p.unit_id))];
   const stays =
     unitIds.length === 0
@@ -197,19 +200,22 @@ async function project(tx: Tx, tenantId: string, now: Date, scope: Scope): Promi
               order by reservations.arrival_date, reservations.id`,
         );
   const staysOf = new Map<string, StayRow[]>();
-  for (const s of stays) staysOf.set(s.unit_id, [...(staysOf.get(s.unit_id) ?? []), s]);
+  const modelStaysOf = new Map<string, ModelStay[]>();
+  for (const s of stays) {
+    if (!staysOf.has(s.unit_id)) {
+      staysOf.set(s.unit_id, []);
+      modelStaysOf.set(s.unit_id, []);
+    }
+    staysOf.get(s.unit_id)!.push(s);
+    modelStaysOf.get(s.unit_id)!.push(modelStay(s));
+  }
   const todayOf = new Map(units.map((u) => [u.unit_id, u.today]));
   const pairsOf = new Map<string, Projected[]>();
   for (const pair of pairs) {
     const rate: Rate = { perStay: Number(pair.per_stay), perGuestNight: Number(pair.per_guest_night), fixedShare: Number(pair.fixed_share), basis: pair.basis };
-    const projection = projectItem(
-      Number(pair.quantity),
-      Number(pair.minimum_threshold),
-      rate,
-      (staysOf.get(pair.unit_id) ?? []).map(modelStay),
-      todayOf.get(pair.unit_id)!,
-    );
-    pairsOf.set(pair.unit_id, [...(pairsOf.get(pair.unit_id) ?? []), { pair, rate, projection }]);
+    const projection = projectItem(Number(pair.quantity), Number(pair.minimum_threshold), rate, modelStaysOf.get(pair.unit_id) ?? [], todayOf.get(pair.unit_id)!);
+    if (!pairsOf.has(pair.unit_id)) pairsOf.set(pair.unit_id, []);
+    pairsOf.get(pair.unit_id)!.push({ pair, rate, projection });
   }
   return { units, staysOf, pairsOf };
 }
