@@ -143,7 +143,7 @@ describe.each(backends)('seed:demo on %s', (backend) => {
     expect(checkedOut).toEqual(past.map((s) => `${s.unit_id} ${s.departure}`).sort());
   });
 
-  it('leaves properties short before a check-in in the next 7 days, and tomorrow an arrival to bring supplies to', async () => {
+  it('leaves properties short before a check-in in the next 7 days, and something to take out of each garage tomorrow', async () => {
     const history = await loadHistory(t.database.db, summary.tenantId!, now);
     const today = history.days.length;
     const todayDate = localDay(now, DEMO_TIME_ZONE);
@@ -166,8 +166,21 @@ describe.each(backends)('seed:demo on %s', (backend) => {
       );
     const short = history.unitIds.filter((u) => project(u, today).some((p) => p.shortfall !== null));
     expect(short.length).toBeGreaterThanOrEqual(1);
-    const arrivingTomorrow = history.unitIds.filter((u) => history.stays.some((s) => s.unitId === u && s.arrivalDay === today + 1));
-    expect(arrivingTomorrow.some((u) => project(u, today + 1).some((p) => p.bring > 0))).toBe(true);
+    // Tomorrow's pick list of each garage (docs/product.md "Screens: Pick list": the arrivals of the
+    // 7 days from then) has a line to bring that the garage holds.
+    const units = await queryRows<{ id: string; garage_id: string }>(t.database.db, sql`select id, garage_id from units`);
+    const held = await queryRows<{ garage_id: string; item_id: string; quantity: number }>(
+      t.database.db,
+      sql`select garage_id, item_id, quantity from garage_inventory`,
+    );
+    const garageHolds = new Set(held.filter((r) => Number(r.quantity) > 0).map((r) => `${r.garage_id} ${r.item_id}`));
+    for (const garageId of new Set(units.map((u) => u.garage_id))) {
+      const lines = units
+        .filter((u) => u.garage_id === garageId)
+        .filter((u) => history.stays.some((s) => s.unitId === u.id && s.arrivalDay >= today + 1 && s.arrivalDay < today + 8))
+        .flatMap((u) => project(u.id, today + 1).filter((p, i) => p.bring > 0 && garageHolds.has(`${garageId} ${history.items[i]!.id}`)));
+      expect(lines.length, `lines of garage ${garageId}`).toBeGreaterThan(0);
+    }
   });
 
   it('lets the demo operator sign in to a dashboard with low and critical stock', async () => {

@@ -426,7 +426,7 @@ class Simulation {
       this.stays.map((s) => ({
         tenantId: this.input.tenantId,
         source: 'demo' as const,
-        // Stable for a seed and a clock: the property's place in the catalogue, the stay's number there.
+        // Stable for a seed, whatever the clock: the property's place in the catalogue, the stay's number there.
         id: `P${String(s.unit + 1).padStart(2, '0')}-S${String(s.number).padStart(3, '0')}`,
         unitId: this.input.unitIds[s.unit]!,
         arrivalDate: this.localDate(s.arrival),
