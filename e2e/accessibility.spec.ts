@@ -137,6 +137,32 @@ const screens: Screen[] = [
       return page.getByRole('heading', { level: 1, name: /^Count / });
     },
   },
+  { name: 'forecast', who: 'demo', path: '/forecast', title: 'Forecast', ready: (page) => page.getByTestId('forecast-property').first() },
+  {
+    name: 'pick list',
+    who: 'demo',
+    path: '/forecast',
+    title: 'Forecast',
+    ready: (page) => page.getByTestId('forecast-property').first(),
+    open: async (page) => {
+      await page.getByRole('link', { name: /^Pick list: / }).first().click();
+      await expect(page).toHaveTitle('Pick list · Inventory Manager');
+      return page.getByTestId('pick-list-property').first();
+    },
+  },
+  {
+    name: 'pick list: mark as delivered',
+    who: 'demo',
+    path: '/forecast',
+    title: 'Forecast',
+    ready: (page) => page.getByTestId('forecast-property').first(),
+    open: async (page) => {
+      await page.getByRole('link', { name: /^Pick list: / }).first().click();
+      await page.getByRole('button', { name: /^Mark as delivered/ }).first().click();
+      return page.getByRole('dialog', { name: /^Deliver to / });
+    },
+    scope: '[role="dialog"]',
+  },
   { name: 'add unit', who: 'demo', path: '/add-unit', title: 'Add Unit', ready: heading('Add Unit') },
   { name: 'garages', who: 'demo', path: '/garages', title: 'Garages', ready: (page) => page.getByTestId('garage-card').first() },
   { name: 'garages: add garage', who: 'demo', path: '/garages', title: 'Garages', ready: heading('Garages'), ...dialog('Add Garage', 'Add Garage') },
