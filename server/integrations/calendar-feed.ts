@@ -17,7 +17,7 @@
  *   while the body streams (a larger Content-Length is refused before reading).
  *
  * Every failure is a {@link CalendarFeedError} whose message is shown to the person as is
- * (docs/product.md "Messages", "Stays").
+ * (docs/product.md "Messages", "Stays"). Why the guard is built this way: docs/decisions/030-calendar-links.md.
  */
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
@@ -75,7 +75,7 @@ async function systemResolve(hostname: string): Promise<string[]> {
  * @throws CalendarFeedError for a scheme other than http(s), a host that does not resolve, or any
  *   address outside the public unicast ranges.
  */
-export async function checkedAddresses(url: URL, opts: Pick<CalendarFeedOptions, 'allowLoopback' | 'resolve'>): Promise<string[]> {
+async function checkedAddresses(url: URL, opts: Pick<CalendarFeedOptions, 'allowLoopback' | 'resolve'>): Promise<string[]> {
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CalendarFeedError(NOT_HTTP);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   let addresses: string[];

@@ -17,7 +17,8 @@
  *   'Not available' or 'Unavailable', and cancelled ones (STATUS:CANCELLED).
  * Stays of more than {@link MAX_STAY_NIGHTS} nights, events ending on or before they start, and
  * events entirely outside the window asked for are left out; a UID met twice is kept once (its
- * first event: a recurring event's exceptions are not stays of their own).
+ * first event: a recurring event's exceptions are not stays of their own). The reasons:
+ * docs/decisions/030-calendar-links.md.
  */
 import ICAL from 'ical.js';
 import { differenceInCalendarDays } from 'date-fns';

@@ -9,7 +9,7 @@
  * failed read records its reason and keeps the stays already stored. Stays are rows of
  * `reservations` with source 'calendar', status 'confirmed' and no guest count (the forecast uses
  * the property's typical guests); their id is the unit's id and the event's UID, since two
- * properties can export the same UIDs.
+ * properties can export the same UIDs (docs/decisions/030-calendar-links.md).
  */
 import { createHash } from 'node:crypto';
 import { and, count, eq, gt, gte, lte, sql } from 'drizzle-orm';
@@ -45,7 +45,7 @@ export interface CalendarDeps {
 }
 
 /** The reservation id of a calendar event of `unitId`: long UIDs are hashed to keep the key short. */
-export function stayId(unitId: string, uid: string): string {
+function stayId(unitId: string, uid: string): string {
   return uid.length <= 200 ? `${unitId}/${uid}` : `${unitId}/sha256:${createHash('sha256').update(uid).digest('hex')}`;
 }
 
