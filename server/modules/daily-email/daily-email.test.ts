@@ -11,6 +11,7 @@ import { TIME_ZONE_MESSAGE } from '../../../common/contracts/daily-email';
 import type { PickListLine } from '../../../common/contracts/forecast';
 import { queryRows } from '../../db/client';
 import type { MailMessage } from '../../integrations/mail';
+import { setTrialEnd } from '../billing/operator';
 import { startJobQueue } from '../../jobs/queue';
 import { api, APP_URL, backends, createTestApp, TEST_APP_SECRET, TEST_PASSWORD, type TestApp } from '../../test/harness';
 import { stockTenant, type StockTenant } from '../../test/stock-fixtures';
@@ -234,6 +235,23 @@ describe.each(backends)('the daily email on %s', (backend) => {
     });
     expect(res.statusCode).toBe(200);
     expect((await setting(b.cookie)).json()).toMatchObject({ enabled: false });
+  });
+
+  it('sends nothing while the company is behind the expired-trial gate, and the member can still change the setting', async () => {
+    await setTrialEnd(t.database.db, b.tenantId, new Date(Date.now() - 1000));
+    try {
+      expect((await optIn(b.cookie, true)).statusCode).toBe(200);
+      sent.length = 0;
+      expect(await sendDailyEmails(deps, b.tenantId, new Date('2026-11-27T12:00:00Z'))).toEqual({
+        day: '2026-11-27',
+        sent: 0,
+        alreadySent: 0,
+        skipped: 'subscription required',
+      });
+      expect(sent).toEqual([]);
+    } finally {
+      await setTrialEnd(t.database.db, b.tenantId, new Date(Date.now() + 14 * 86_400_000));
+    }
   });
 
   it('schedules the next morning at the send hour of the company, once per company and day, and the job sends the day it is due', async () => {

@@ -148,7 +148,15 @@ export async function sendDailyEmails(deps: DailyEmailDeps, tenantId: string, no
   const day = localDay(now, zone);
   const members = await recipients(db, tenantId);
   if (members.length === 0) return { day, sent: 0, alreadySent: 0, skipped: 'no recipients' };
-  const open = await withTenant(db, tenantId, (tx) => assertAccess(tx, tenantId, now).then(() => true, () => false));
+  const open = await withTenant(db, tenantId, (tx) =>
+    assertAccess(tx, tenantId, now).then(
+      () => true,
+      (err: unknown) => {
+        if (err instanceof AppError && err.code === 'SUBSCRIPTION_REQUIRED') return false;
+        throw err;
+      },
+    ),
+  );
   if (!open) return { day, sent: 0, alreadySent: 0, skipped: 'subscription required' };
 
   const digest = await readDigest(db, tenantId, day);
