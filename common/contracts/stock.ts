@@ -111,6 +111,9 @@ export const garage = z.object({
 });
 export type Garage = z.infer<typeof garage>;
 
+/** Longest lead time of a garage, in days; also a CHECK constraint on garages (migration 0022). */
+export const MAX_LEAD_TIME_DAYS = 365;
+
 /** POST /api/garages — the garage with its initial inventory (docs/product.md "Screens: Garages"). */
 export const createGarageBody = z.object({
   name: requiredText('Name', 'Please fill out all fields'),
@@ -123,6 +126,13 @@ export type CreateGarageBody = z.infer<typeof createGarageBody>;
 export const updateGarageBody = z.object({
   name: requiredText('Name', 'Please fill out all fields'),
   address: requiredText('Address', 'Please fill out all fields'),
+  /** Days an order for the garage takes to arrive (docs/product.md "Pick lists", to order); left out: unchanged. */
+  lead_time_days: z
+    .number('Lead time must be a number')
+    .int('Lead time must be a whole number of days')
+    .min(0, 'Lead time must be 0 or more')
+    .max(MAX_LEAD_TIME_DAYS, `Lead time must be at most ${MAX_LEAD_TIME_DAYS} days`)
+    .optional(),
 });
 export type UpdateGarageBody = z.infer<typeof updateGarageBody>;
 

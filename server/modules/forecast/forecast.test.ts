@@ -278,6 +278,30 @@ describe.each(backends)('restock forecast (%s)', (backend) => {
         { item_id: towel, item_name: 'Bath Towel', category: 'Linen', garage_quantity: 48, minimum_threshold: 3, needed: 3, order: 0 },
       ],
     });
+    // A 2-day lead time covers the arrivals of tomorrow only: Beach House needs 1 towel and 13
+    // pods for s2, Cliff Cottage 10 pods.
+    const patched = await api(t, c.cookie, 'PATCH', `/api/garages/${c.garageId}`, { name: 'Main Storage', address: '1 Depot Road', lead_time_days: 2 });
+    expect(patched.statusCode).toBe(200);
+    const short = ok<{ lead_time_days: number; items: { item_name: string; needed: number; order: number }[] }>(
+      await api(t, c.cookie, 'GET', `/api/garages/${c.garageId}/order-forecast`),
+    );
+    expect([short.lead_time_days, short.items.map((i) => [i.item_name, i.needed, i.order])]).toEqual([2, [['Coffee Pods', 23, 23], ['Bath Towel', 1, 0]]]);
+    // An edit that does not name it keeps it; a year is the most.
+    ok(await api(t, c.cookie, 'PATCH', `/api/garages/${c.garageId}`, { name: 'Main Storage', address: '1 Depot Road' }));
+    expect(ok<{ lead_time_days: number }>(await api(t, c.cookie, 'GET', `/api/garages/${c.garageId}/order-forecast`)).lead_time_days).toBe(2);
+    const tooLong = await api(t, c.cookie, 'PATCH', `/api/garages/${c.garageId}`, { name: 'Main Storage', address: '1 Depot Road', lead_time_days: 366 });
+    expect([tooLong.statusCode, tooLong.json().error.message]).toEqual([400, 'Lead time must be at most 365 days']);
+    ok(await api(t, c.cookie, 'PATCH', `/api/garages/${c.garageId}`, { name: 'Main Storage', address: '1 Depot Road', lead_time_days: 7 }));
+  });
+
+  it('keeps the learned rates for 6 hours, then learns them again before answering', async () => {
+    const learnedAt = async (at: string) => {
+      t.setNow(new Date(at));
+      return ok<{ rates_learned_at: string }>(await api(t, c.cookie, 'GET', '/api/forecast')).rates_learned_at;
+    };
+    expect(await learnedAt('2026-06-15T17:59:00Z')).toBe(NOW.toISOString());
+    expect(await learnedAt('2026-06-15T18:01:00Z')).toBe('2026-06-15T18:01:00.000Z');
+    t.setNow(NOW);
   });
 
   it('delivers a pick list as restock transfers, all or nothing, and answers the rows to undo it', async () => {

@@ -50,7 +50,7 @@ export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): P
       schema: {
         tags,
         operationId: 'updateGarage',
-        summary: 'Edit a garage’s name and address (admins)',
+        summary: 'Edit a garage’s name, address and lead time (admins)',
         'x-errors': [...gated, 'FORBIDDEN'],
         params: idParam,
         body: updateGarageBody,

@@ -82,12 +82,12 @@ export async function createGarage(db: Db, who: TenantIdentity, body: CreateGara
   });
 }
 
-/** Renames / re-addresses a garage (admins). @throws 404 */
+/** Renames / re-addresses a garage, or sets its lead time when the body names one (admins). @throws 404 */
 export async function updateGarage(db: Db, who: TenantIdentity, id: string, body: UpdateGarageBody): Promise<Garage> {
   return withTenant(db, who.tenantId, async (tx) => {
     const updated = await tx
       .update(garages)
-      .set({ name: body.name, address: body.address })
+      .set({ name: body.name, address: body.address, ...(body.lead_time_days === undefined ? {} : { leadTimeDays: body.lead_time_days }) })
       .where(and(eq(garages.tenantId, who.tenantId), eq(garages.id, id)))
       .returning({ id: garages.id });
     if (updated.length === 0) throw notFound('Garage');
