@@ -265,10 +265,14 @@ describe.each(backends)('the daily email on %s', (backend) => {
       expect((await optIn(a.cookie, true)).statusCode).toBe(200);
       await jobs.scheduleNext(a.tenantId);
       await jobs.scheduleNext(a.tenantId);
-      const waiting = await queryRows<{ day: string; start_after: Date | string }>(
+      // Nobody of company B wants it: nothing is queued for B.
+      expect((await optIn(b.cookie, false)).statusCode).toBe(200);
+      await jobs.scheduleNext(b.tenantId);
+      const waiting = await queryRows<{ tenant_id: string; day: string; start_after: Date | string }>(
         t.database.db,
-        sql`select data->>'day' as day, start_after from pgboss.job where name = 'daily-email' and state = 'created'`,
+        sql`select data->>'tenantId' as tenant_id, data->>'day' as day, start_after from pgboss.job where name = 'daily-email' and state = 'created'`,
       );
+      expect(waiting.map((j) => j.tenant_id)).toEqual([a.tenantId]);
       const day = nextSendDay(new Date(), 7, 'Pacific/Kiritimati');
       expect(waiting.map((j) => j.day)).toEqual([day]);
       expect(new Date(waiting[0]!.start_after).toISOString()).toBe(sendInstant(day, 7, 'Pacific/Kiritimati').toISOString());

@@ -19,7 +19,10 @@ import { anyRecipient, companyZone, sendDailyEmails, type DailyEmailDeps } from 
 const SEND = 'daily-email';
 
 export interface DailyEmailJobs {
-  /** Makes sure the company's next morning email is scheduled (a member turned it on, or the time zone changed). */
+  /**
+   * Makes sure the company's next morning email is scheduled when a member wants it (a member
+   * turned it on, or the time zone changed).
+   */
   scheduleNext(tenantId: string): Promise<void>;
 }
 
@@ -54,7 +57,9 @@ export async function queuedDailyEmailJobs(queue: JobQueue, deps: DailyEmailDeps
     const zone = await zoneOf(tenantId);
     await boss.send(SEND, { tenantId, day }, { singletonKey: `${tenantId}:${day}`, startAfter: sendInstant(day, deps.sendHour, zone) });
   };
-  const scheduleNext = async (tenantId: string) => schedule(tenantId, nextSendDay(now(), deps.sendHour, await zoneOf(tenantId)));
+  const scheduleNext = async (tenantId: string) => {
+    if (await anyRecipient(deps.db, tenantId)) await schedule(tenantId, nextSendDay(now(), deps.sendHour, await zoneOf(tenantId)));
+  };
 
   await boss.work<{ tenantId: string; day: string }>(SEND, { pollingIntervalSeconds: queue.pollingIntervalSeconds }, async ([job]) => {
     const { tenantId, day } = job!.data;
