@@ -12,9 +12,10 @@ import { ArrowLeft, Printer } from 'lucide-react';
 import type { PickListAnswer, PickListProperty } from '../../../common/contracts/forecast';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button, buttonClasses } from '../../components/ui/Button';
+import { FormAlert } from '../../components/ui/FormAlert';
 import { LoadError } from '../../components/ui/LoadError';
 import { PageSpinner } from '../../components/ui/PageSpinner';
-import { actionErrorMessage, hasErrorCode } from '../../lib/api-error';
+import { actionErrorMessage, ApiError, hasErrorCode } from '../../lib/api-error';
 import { formatCalendarDay } from '../../lib/format';
 import { useDeliverPickList } from './api/deliver-pick-list';
 import { usePickList } from './api/get-pick-list';
@@ -125,48 +126,59 @@ function GarageNotFound() {
   );
 }
 
+function DayField({ value, onChange }: { value: string; onChange: (date: string) => void }) {
+  return (
+    <div className="flex flex-col gap-1">
+      <label htmlFor="pick-list-date" className="text-sm font-medium text-slate-700">
+        Day
+      </label>
+      <input
+        id="pick-list-date"
+        type="date"
+        required
+        value={value}
+        onChange={(event) => {
+          if (event.target.value) onChange(event.target.value);
+        }}
+        className="min-h-12 rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 focus:outline-2 focus:outline-blue-600"
+      />
+    </div>
+  );
+}
+
 function PickListScreen({ garageId }: { garageId: string }) {
   const [params, setParams] = useSearchParams();
   const date = params.get('date') ?? undefined;
   const pickList = usePickList(garageId, date);
-  if (!pickList.data) {
-    if (hasErrorCode(pickList.error, 'NOT_FOUND')) return <GarageNotFound />;
-    return pickList.isError ? <LoadError onRetry={() => void pickList.refetch()} /> : <PageSpinner />;
-  }
+  if (hasErrorCode(pickList.error, 'NOT_FOUND')) return <GarageNotFound />;
   const answer = pickList.data;
+  // A day the server refuses (in the past, too far ahead) keeps the field, with the reason, so that another day can be chosen.
+  const refused = pickList.error instanceof ApiError && pickList.error.status === 400 ? pickList.error.message : undefined;
+  let content;
+  if (answer) content = <PickListContent key={answer.date} answer={answer} />;
+  else if (refused) content = <FormAlert message={refused} />;
+  else if (pickList.isError) content = <LoadError onRetry={() => void pickList.refetch()} />;
+  else content = <PageSpinner />;
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-4">
       <div>{backLink}</div>
       <header className="flex flex-col gap-3">
         <div>
-          <h1 className="text-2xl font-bold break-words text-slate-900 sm:text-3xl">{`Pick list: ${answer.garage_name}`}</h1>
-          <p className="mt-1 text-base text-slate-600">{`To take out on ${formatCalendarDay(answer.date)}, for the arrivals of the ${answer.horizon_days} days from then`}</p>
+          <h1 className="text-2xl font-bold break-words text-slate-900 sm:text-3xl">{answer ? `Pick list: ${answer.garage_name}` : 'Pick list'}</h1>
+          {answer && (
+            <p className="mt-1 text-base text-slate-600">{`To take out on ${formatCalendarDay(answer.date)}, for the arrivals of the ${answer.horizon_days} days from then`}</p>
+          )}
         </div>
         <div className="flex flex-wrap items-end gap-2 print:hidden">
-          <div className="flex flex-col gap-1">
-            <label htmlFor="pick-list-date" className="text-sm font-medium text-slate-700">
-              Day
-            </label>
-            <input
-              id="pick-list-date"
-              type="date"
-              required
-              value={answer.date}
-              onChange={(event) => {
-                const value = event.target.value;
-                if (value) setParams({ date: value }, { replace: true });
-              }}
-              className="min-h-12 rounded-lg border border-slate-300 bg-white px-3 py-2 text-base text-slate-900 focus:outline-2 focus:outline-blue-600"
-            />
-          </div>
+          <DayField value={answer?.date ?? date ?? ''} onChange={(day) => setParams({ date: day }, { replace: true })} />
           <Button variant="secondary" onClick={() => window.print()} className="min-h-12">
             <Printer className="size-5" aria-hidden="true" />
             Print
           </Button>
         </div>
       </header>
-      {/* Keyed by day: quantities typed for one day do not carry over to another. */}
-      <PickListContent key={answer.date} answer={answer} />
+      {/* Keyed by day (above): quantities typed for one day do not carry over to another. */}
+      {content}
       <OrderForecastPanel garageId={garageId} />
     </div>
   );
