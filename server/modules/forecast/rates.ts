@@ -135,7 +135,8 @@ export async function freshRates(db: Db, tenantId: string, now: Date): Promise<D
   return refreshed;
 }
 
-const RATES_JOB = 'forecast-rates';
+/** The pg-boss queue of the background refresh. */
+export const RATES_JOB = 'forecast-rates';
 
 /** Per database whose job queue runs the refresh (see {@link startRatesJobs}): queues a company's next one. */
 const schedulers = new WeakMap<Db, (tenantId: string) => Promise<void>>();
