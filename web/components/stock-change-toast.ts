@@ -37,12 +37,13 @@ export function useReverseStockChanges() {
 
 /**
  * The toast of a stock change: `message` with Undo when the change wrote something to undo
- * (`movementIds`), else a plain success; `warning` when part of it could not be done.
+ * (`movementIds`), else a plain success; `warning` when part of it could not be done. `onUndone`
+ * runs once Undo has succeeded (a pick list shows a delivered property as open again).
  */
 export function useStockChangeToast() {
   const reverse = useReverseStockChanges();
-  return (message: string, unitId: string, movementIds: string[], warning = false) => {
-    if (movementIds.length > 0) toastWithUndo(message, () => reverse.mutate({ unitId, movementIds }), warning);
+  return (message: string, unitId: string, movementIds: string[], warning = false, onUndone?: () => void) => {
+    if (movementIds.length > 0) toastWithUndo(message, () => reverse.mutate({ unitId, movementIds }, { onSuccess: onUndone }), warning);
     else if (warning) toast.error(message);
     else toast.success(message);
   };

@@ -59,8 +59,15 @@ function PickListContent({ answer }: { answer: PickListAnswer }) {
   const confirm = () => {
     if (!confirming) return;
     const { property, lines } = confirming;
+    // Undo makes the property open again, with the list as the server then reads it.
+    const onUndone = () =>
+      setDelivered((current) => {
+        const next = new Map(current);
+        next.delete(property.unit_id);
+        return next;
+      });
     deliver.mutate(
-      { unitId: property.unit_id, unitName: property.unit_name, lines },
+      { unitId: property.unit_id, unitName: property.unit_name, lines, onUndone },
       {
         onSuccess: () => {
           setDelivered((current) => new Map(current).set(property.unit_id, { property, lines }));

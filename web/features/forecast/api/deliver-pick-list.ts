@@ -15,6 +15,8 @@ export interface DeliverPickListInput {
   unitName: string;
   /** The lines to move, each with its item's name for the toast. */
   lines: { item_id: string; item_name: string; quantity: number }[];
+  /** Runs when the toast's Undo has reversed the delivery. */
+  onUndone?: () => void;
 }
 
 /**
@@ -38,9 +40,9 @@ export function useDeliverPickList() {
   const toastChange = useStockChangeToast();
   return useMutation({
     mutationFn: deliverPickList,
-    onSuccess: async (result, { unitId, unitName, lines }) => {
+    onSuccess: async (result, { unitId, unitName, lines, onUndone }) => {
       const names = new Map(lines.map((line) => [line.item_id, line.item_name]));
-      toastChange(deliveredMessage(unitName, result.delivered, names), unitId, result.movement_ids);
+      toastChange(deliveredMessage(unitName, result.delivered, names), unitId, result.movement_ids, false, onUndone);
       await invalidateStock(queryClient);
     },
   });
