@@ -3,6 +3,9 @@ import { defineConfig } from '@playwright/test';
 /** Browser tests in Debian's Chromium (Playwright's own browser download cannot work here). */
 export default defineConfig({
   testDir: './e2e',
+  // One demo data set seeded per run and copied for each spec that needs it (e2e/fixtures/demo.ts).
+  globalSetup: './e2e/global-setup.ts',
+  globalTeardown: './e2e/global-teardown.ts',
   timeout: 180_000,
   expect: { timeout: 15_000 },
   // Two specs at a time on the two cores: each starts its own server and database, on its own port.

@@ -13,7 +13,7 @@ export const FORECAST_HORIZONS = [7, 3, 14] as const;
 export const DEFAULT_FORECAST_HORIZON = 7;
 
 /** Most properties GET /api/forecast lists (the most urgent first). */
-export const FORECAST_PROPERTIES_SHOWN = 200;
+export const FORECAST_PROPERTIES_SHOWN = 50;
 
 /** Days ahead the Dashboard card "Runs out before a check-in" looks. */
 export const SUMMARY_HORIZON_DAYS = 7;
