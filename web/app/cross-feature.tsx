@@ -17,7 +17,7 @@ export function ImportListingsDialog(props: ComponentProps<typeof LazyImportList
   );
 }
 
-/** "Upcoming stays" of an imported unit (web/features/listings-import). */
+/** "Upcoming stays" of a unit, from every source (web/features/listings-import). */
 export function UpcomingStays(props: ComponentProps<typeof LazyUpcomingStays>) {
   return (
     <Suspense fallback={null}>

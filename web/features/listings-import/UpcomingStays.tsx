@@ -1,6 +1,6 @@
 /**
- * "Upcoming stays" on an imported unit's page (docs/product.md "Import from Hostaway"): the
- * Hostaway stays under way or arriving in the next 14 days, with their dates, nights and guests.
+ * "Upcoming stays" on a unit's page (docs/product.md "Stays", "Import from Hostaway"): its stays
+ * from every source under way or arriving in the next 14 days, with their dates, nights and guests.
  */
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -9,16 +9,11 @@ import { Card } from '../../components/ui/Card';
 import { LoadError } from '../../components/ui/LoadError';
 import { Spinner } from '../../components/ui/Spinner';
 import { apiFetch } from '../../lib/api-fetch';
-
-/** '2026-11-25' as 'Wed, Nov 25' (the listing's own calendar date, not converted). */
-export function stayDate(ymd: string): string {
-  const [y, m, d] = ymd.split('-').map(Number);
-  return new Date(Date.UTC(y!, m! - 1, d!)).toLocaleDateString('en-US', { weekday: 'short', month: 'short', day: 'numeric', timeZone: 'UTC' });
-}
+import { formatCalendarDay } from '../../lib/format';
 
 /** 'Wed, Nov 25 – Sat, Nov 28 · 3 nights · 3 guests (2 adults, 1 child)'. */
 export function stayLine(s: UpcomingStay): string {
-  const parts = [`${stayDate(s.arrival_date)} – ${stayDate(s.departure_date)}`];
+  const parts = [`${formatCalendarDay(s.arrival_date)} – ${formatCalendarDay(s.departure_date)}`];
   if (s.nights !== null) parts.push(`${s.nights} ${s.nights === 1 ? 'night' : 'nights'}`);
   if (s.guests !== null) {
     const detail = s.adults !== null ? ` (${s.adults} ${s.adults === 1 ? 'adult' : 'adults'}${s.children ? `, ${s.children} ${s.children === 1 ? 'child' : 'children'}` : ''})` : '';
