@@ -11,7 +11,7 @@ export const MAX_CALENDAR_URL_LENGTH = 2000;
 
 /**
  * Guests a stay is taken to have when its source gives none and the property sets no typical
- * number (docs/product.md "Stays"); the server uses the same figure (server/modules/stays/stay-rules.ts, held equal by a test).
+ * number (docs/product.md "Stays"): the forms show it, the forecast and the daily email count it.
  */
 export const DEFAULT_TYPICAL_GUESTS = 2;
 

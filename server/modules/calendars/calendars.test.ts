@@ -12,12 +12,10 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_TYPICAL_GUESTS } from '../../../common/contracts/calendars';
 import { queryRows } from '../../db/client';
 import { startJobQueue } from '../../jobs/queue';
 import { api, backends, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness';
 import { stockTenant, type StockTenant } from '../../test/stock-fixtures';
-import { DEFAULT_TYPICAL_GUESTS as SERVER_DEFAULT_GUESTS } from '../stays/stay-rules';
 import { CALENDAR_REFRESH_JOB, queuedCalendarJobs } from './refresh-jobs';
 import type { CalendarDeps } from './service';
 
@@ -81,10 +79,6 @@ describe.each(backends)('calendar links on %s', (backend) => {
     await t.close();
     server.closeAllConnections();
     await new Promise((resolve) => server.close(resolve));
-  });
-
-  it('shows the same default guests as the server counts', () => {
-    expect(DEFAULT_TYPICAL_GUESTS).toBe(SERVER_DEFAULT_GUESTS);
   });
 
   it('starts without a link', async () => {

@@ -9,20 +9,12 @@ import { sql } from 'drizzle-orm';
 import type { PickListAnswer } from '../../../common/contracts/forecast';
 import { queryRows, type Db } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
-import { reservations } from '../../db/schema/integrations';
-import { garagePickList } from '../forecast/service';
+import { companyArrivals, garagePickList, type Arrival } from '../forecast/service';
 import { addLocalDays } from '../stays/local-days';
-import { DEFAULT_TYPICAL_GUESTS, isStay } from '../stays/stay-rules';
 import { isCriticalSql } from '../stock/rules';
 
 /** Critical rows listed in the email; the rest are counted ("and 12 more"). */
 export const CRITICAL_LISTED = 50;
-
-export interface Arrival {
-  unit_name: string;
-  guests: number;
-  nights: number;
-}
 
 export interface CriticalRow {
   location_type: 'unit' | 'garage';
@@ -51,19 +43,10 @@ export interface DailyDigest {
  */
 export async function readDigest(db: Db, tenantId: string, day: string): Promise<DailyDigest> {
   const tomorrow = addLocalDays(day, 1);
+  // Guests and nights as the forecast counts them (docs/product.md "Stays").
+  const arrivals = await companyArrivals(db, tenantId, tomorrow);
   return withTenant(db, tenantId, async (tx) => {
     const [company] = await queryRows<{ name: string }>(tx, sql`select name from tenants where id = ${tenantId}`);
-    // A stay's guests and nights as the forecast counts them when the source gives none
-    // (docs/product.md "Stays"): the property's typical number, the dates' difference.
-    const arrivals = await queryRows<Arrival>(
-      tx,
-      sql`select u.name as unit_name,
-                 coalesce(${reservations.guests}, u.typical_guests, ${DEFAULT_TYPICAL_GUESTS})::int as guests,
-                 coalesce(${reservations.nights}, ${reservations.departureDate} - ${reservations.arrivalDate})::int as nights
-          from ${reservations} join units u on u.tenant_id = ${reservations.tenantId} and u.id = ${reservations.unitId}
-          where ${reservations.tenantId} = ${tenantId} and ${reservations.arrivalDate} = ${tomorrow}::date and ${isStay()}
-          order by u.name, ${reservations.id}`,
-    );
     const rows = sql`
       select 'unit' as location_type, u.name as location, i.name as item, s.quantity
       from unit_inventory s
@@ -86,7 +69,7 @@ export async function readDigest(db: Db, tenantId: string, day: string): Promise
       company: company?.name ?? '',
       day,
       tomorrow,
-      arrivals: arrivals.map((a) => ({ ...a, guests: Number(a.guests), nights: Number(a.nights) })),
+      arrivals,
       critical: critical.map((c) => ({ ...c, quantity: Number(c.quantity) })),
       criticalTotal: Number(total!.n),
     };

@@ -14,7 +14,7 @@
 import { TZDate } from '@date-fns/tz';
 import type { JobQueue } from '../../jobs/queue';
 import { addLocalDays, localDay } from '../stays/local-days';
-import { anyRecipient, companyZone, sendDailyEmails, type DailyEmailDeps } from './service';
+import { anyRecipient, companyZoneOf, sendDailyEmails, type DailyEmailDeps } from './service';
 
 const SEND = 'daily-email';
 
@@ -50,7 +50,7 @@ export function nextSendDay(now: Date, hour: number, zone: string): string {
  */
 export async function queuedDailyEmailJobs(queue: JobQueue, deps: DailyEmailDeps, now: () => Date): Promise<DailyEmailJobs> {
   const { boss } = queue;
-  const zoneOf = (tenantId: string) => companyZone(deps.db, tenantId);
+  const zoneOf = (tenantId: string) => companyZoneOf(deps.db, tenantId);
   await boss.createQueue(SEND, { name: SEND, policy: 'stately', retryLimit: 3, retryDelay: 60, retryBackoff: true });
 
   const schedule = async (tenantId: string, day: string) => {

@@ -19,7 +19,7 @@ import type { Mailer } from '../../integrations/mail';
 import { AppError } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/session';
 import { assertAccess } from '../billing/plans';
-import { isTimeZone, localDay } from '../stays/local-days';
+import { companyZone, isTimeZone, localDay } from '../stays/local-days';
 import { readDigest, readPickLists } from './content';
 import { dailyMail } from './mail';
 import type { UnsubscribeSigner } from './unsubscribe-token';
@@ -37,11 +37,8 @@ export interface DailyEmailDeps {
   sendHour: number;
 }
 
-/** The company's IANA time zone. */
-export async function companyZone(db: Db, tenantId: string): Promise<string> {
-  const [row] = await withTenant(db, tenantId, (tx) => tx.select({ zone: tenants.timeZone }).from(tenants).where(eq(tenants.id, tenantId)));
-  return row?.zone ?? 'UTC';
-}
+/** The company's IANA time zone (stays/local-days.ts `companyZone`), in a tenant transaction of its own. */
+export const companyZoneOf = (db: Db, tenantId: string): Promise<string> => withTenant(db, tenantId, (tx) => companyZone(tx, tenantId));
 
 /** The signed-in member's setting, with the company's time zone and the hour it is sent at. */
 export async function getSetting(db: Db, who: TenantIdentity, sendHour: number): Promise<DailyEmailSetting> {
@@ -144,7 +141,7 @@ export interface SendOutcome {
  */
 export async function sendDailyEmails(deps: DailyEmailDeps, tenantId: string, now: Date): Promise<SendOutcome> {
   const { db } = deps;
-  const zone = await companyZone(db, tenantId);
+  const zone = await companyZoneOf(db, tenantId);
   const day = localDay(now, zone);
   const members = await recipients(db, tenantId);
   if (members.length === 0) return { day, sent: 0, alreadySent: 0, skipped: 'no recipients' };

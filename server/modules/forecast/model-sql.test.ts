@@ -6,7 +6,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows, type Database } from '../../db/client';
 import { openTestDatabase } from '../../test/harness';
-import { DEFAULT_TYPICAL_GUESTS } from '../stays/stay-rules';
+import { DEFAULT_TYPICAL_GUESTS } from '../../../common/contracts/calendars';
 import { expectedUse, nightsOf, type ModelStay } from './model';
 import { expectedUseSql, stayGuests, stayGuestsSql, stayNightsSql } from './model-sql';
 

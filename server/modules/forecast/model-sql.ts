@@ -4,7 +4,7 @@
  * (property, item) pair to JavaScript. model-sql.test.ts checks each against its TypeScript form.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import { DEFAULT_TYPICAL_GUESTS } from '../stays/stay-rules';
+import { DEFAULT_TYPICAL_GUESTS } from '../../../common/contracts/calendars';
 
 /** SQL: nights of a stay from its dates (`date` columns), at least 1 — model.ts `nightsOf`. */
 export const stayNightsSql = (arrival: SQL, departure: SQL): SQL => sql`greatest(1, (${departure}) - (${arrival}))`;

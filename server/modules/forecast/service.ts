@@ -36,7 +36,7 @@ import { AppError, notFound } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/session';
 import { movementsWrittenAt } from '../stock/ledger';
 import { transferToUnits } from '../stock/transfer';
-import { addLocalDays, isTimeZone, localDay } from '../stays/local-days';
+import { addLocalDays, companyZone, isTimeZone, localDay } from '../stays/local-days';
 import { isStay } from '../stays/stay-rules';
 import { nightsOf, projectItem, type ItemProjection, type ModelStay, type Rate } from './model';
 import { expectedUseSql, stayGuestsSql, stayNightsSql } from './model-sql';
@@ -102,12 +102,6 @@ interface Scope {
   units: SQL;
   end: { days: number } | { date: string };
   every: boolean;
-}
-
-/** The company's IANA time zone ('UTC' when it names none this server knows). */
-async function companyZone(tx: Tx, tenantId: string): Promise<string> {
-  const [row] = await queryRows<{ time_zone: string }>(tx, sql`select time_zone from tenants where id = ${tenantId}`);
-  return row && isTimeZone(row.time_zone) ? row.time_zone : 'UTC';
 }
 
 /** SQL `with` clause naming `us`, the properties in scope with their today and window end, and `st`, their stays' totals. */

@@ -8,6 +8,8 @@
 import { tz } from '@date-fns/tz';
 import { utc } from '@date-fns/utc';
 import { addDays, format } from 'date-fns';
+import { sql } from 'drizzle-orm';
+import { queryRows, type Tx } from '../../db/client';
 
 /** Whether `zone` is an IANA time zone this server knows. */
 export function isTimeZone(zone: string): boolean {
@@ -32,4 +34,10 @@ export function addLocalDays(day: string, days: number): string {
 /** The hour (0–23) of the instant `now` in `zone`. */
 export function localHour(now: Date, zone: string): number {
   return Number(format(now, 'H', { in: tz(zone) }));
+}
+
+/** The company's IANA time zone, read in the caller's tenant transaction ('UTC' when it names none this server knows). */
+export async function companyZone(tx: Tx, tenantId: string): Promise<string> {
+  const [row] = await queryRows<{ time_zone: string }>(tx, sql`select time_zone from tenants where id = ${tenantId}`);
+  return row && isTimeZone(row.time_zone) ? row.time_zone : 'UTC';
 }

@@ -14,8 +14,5 @@ export const STAY_STATUSES = ['new', 'modified', 'ownerStay', 'awaitingPayment',
 /** The status a calendar event or a demo stay is stored with. */
 export const CONFIRMED_STAY = 'confirmed';
 
-/** Guests a stay is taken to have when its source gives none and the property sets no typical number. */
-export const DEFAULT_TYPICAL_GUESTS = 2;
-
 /** SQL: the reservation row is a stay. */
 export const isStay = (): SQL => inArray(reservations.status, [...STAY_STATUSES]);
