@@ -5,7 +5,7 @@
  * rebuilt by `refreshUsageRates` (modules/forecast/rates.ts); nothing else writes them.
  */
 import { sql } from 'drizzle-orm';
-import { check, date, foreignKey, integer, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, date, foreignKey, index, integer, json, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { tenants, users } from './auth';
 import { items, units } from './stock';
 
@@ -76,4 +76,48 @@ export const dailyEmailSends = pgTable(
     sentAt: timestamp('sent_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [primaryKey({ columns: [t.tenantId, t.userId, t.day] })],
+);
+
+/**
+ * The forecast's read model (modules/forecast/projections.ts, docs/decisions/037-forecast-read-model.md):
+ * one property's projection up to `end_day` (exclusive), computed on `day` (the property's today)
+ * with the rates learned at `rates_learned_at`. `lines` holds the stock rows that need something
+ * brought, as JSON (item id, quantity, minimum, expected use, first shortfall, bring); the `first_*`
+ * columns and `items_short` rank the property on the Forecast screen. Rebuilt, never edited.
+ */
+export const unitProjections = pgTable(
+  'unit_projections',
+  {
+    tenantId: tenantId(),
+    unitId: uuid('unit_id').notNull(),
+    endDay: date('end_day', { mode: 'string' }).notNull(),
+    day: date('day', { mode: 'string' }).notNull(),
+    ratesLearnedAt: timestamp('rates_learned_at', { withTimezone: true }),
+    stays: integer('stays').notNull(),
+    itemsShort: integer('items_short').notNull(),
+    firstShortfallDate: date('first_shortfall_date', { mode: 'string' }),
+    firstRunsOut: boolean('first_runs_out'),
+    firstItemId: uuid('first_item_id'),
+    lines: json('lines').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.unitId, t.endDay] }),
+    foreignKey({ columns: [t.tenantId, t.unitId], foreignColumns: [units.tenantId, units.id] }).onDelete('cascade'),
+  ],
+);
+
+/**
+ * What changed a property's projection inputs since its projections were computed: a row per
+ * statement and property, written by triggers on stock rows, stays, a property's typical guests
+ * and an item's name or default use (migration 0023). Consumed by the next projection of the
+ * property. No foreign keys: rows are written while their property or company is being deleted.
+ */
+export const forecastChanges = pgTable(
+  'forecast_changes',
+  {
+    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    tenantId: uuid('tenant_id').notNull(),
+    unitId: uuid('unit_id').notNull(),
+  },
+  (t) => [index('forecast_changes_unit_idx').on(t.tenantId, t.unitId)],
 );

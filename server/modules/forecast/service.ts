@@ -1,20 +1,12 @@
 /**
  * The restock forecast (docs/product.md "Forecast", "Pick lists"): which upcoming check-in would
  * find a property short of an item, what to bring, what a storage garage hands out on a day, how
- * a pick list is delivered, and what a garage should order. The arithmetic is model.ts's; the
- * rates come from the cache of rates.ts, learned again first when stale.
- *
- * Days: a property's "today" is the day `now` falls on in its time zone (`units.time_zone`, else
- * the company's `tenants.time_zone`); stays are stored in the property's local dates. A pick
- * list's day is the company's (stays/local-days.ts, docs/decisions/036-local-days.md).
- *
- * Performance: a company may have 1,000 properties of 100 items. The database aggregates each
- * property's stays of the horizon and keeps only the (property, item) pairs whose stock minus ALL
- * the horizon's expected use (model-sql.ts `expectedUseSql`) is below the item's minimum: any
- * other pair starts no arrival short and needs nothing brought (each arrival's stock before it is
- * at least that), so the pre-filter is exact. Only those pairs are projected in JavaScript.
+ * a pick list is delivered, and what a garage should order. Projections come from project.ts; the
+ * Forecast screen and the pick lists read them from the read model of projections.ts; the rates
+ * come from the cache of rates.ts, learned again first when stale. A pick list's day is the
+ * company's (stays/local-days.ts, docs/decisions/036-local-days.md).
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import {
   PICK_LIST_DAYS_AHEAD,
   PICK_LIST_HORIZON_DAYS,
@@ -22,7 +14,6 @@ import {
   SUMMARY_HORIZON_DAYS,
   type DeliverPickListResult,
   type ForecastAnswer,
-  type ForecastStay,
   type ItemForecast,
   type OrderForecastAnswer,
   type PickListAnswer,
@@ -36,223 +27,29 @@ import { AppError, notFound } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/session';
 import { movementsWrittenAt } from '../stock/ledger';
 import { transferToUnits } from '../stock/transfer';
-import { addLocalDays, companyZone, isTimeZone, localDay } from '../stays/local-days';
+import { addLocalDays, companyZone, localDay } from '../stays/local-days';
 import { isStay } from '../stays/stay-rules';
-import { nightsOf, projectItem, type ItemProjection, type ModelStay, type Rate } from './model';
-import { expectedUseSql, stayGuestsSql, stayNightsSql } from './model-sql';
+import { nightsOf } from './model';
+import { stayGuestsSql } from './model-sql';
+import { byName, byShortfall, byText, itemForecast, project } from './project';
+import { projectionLines, unitProjections, type ProjectedLine } from './projections';
 import { freshRates } from './rates';
 
-/** A property in scope, with its today and the stays of its window. */
-interface UnitRow {
-  unit_id: string;
-  unit_name: string;
-  address: string;
-  garage_id: string | null;
-  garage_name: string | null;
-  today: string;
-  stays: number;
-}
-
-/** A stock row of a property with its item and the rate in force. */
-interface PairRow {
-  unit_id: string;
-  item_id: string;
-  item_name: string;
-  category: string;
-  quantity: number;
-  minimum_threshold: number;
-  per_stay: number;
-  per_guest_night: number;
-  fixed_share: number;
-  basis: Rate['basis'];
-  rate_stays: number;
-}
-
-/** A stay of the window, guests as the forecast counts them. */
-interface StayRow {
-  unit_id: string;
-  source: ForecastStay['source'];
-  id: string;
-  arrival_date: string;
-  departure_date: string;
-  guests: number;
-}
-
-/** A projected stock row. */
-interface Projected {
-  pair: PairRow;
-  rate: Rate;
-  projection: ItemProjection;
-}
-
-/** What {@link project} finds for the properties in scope. */
-interface Projection {
-  units: UnitRow[];
-  staysOf: Map<string, StayRow[]>;
-  pairsOf: Map<string, Projected[]>;
-}
-
-/**
- * Which properties and stays a projection covers. `units` is a predicate on the units row `u`;
- * stays count when not departed before the property's today and arriving before `end`: a number
- * of days after that today, or one calendar date. `every`: project every stock row and load the
- * stays of every property (one property's page, a pick list); else only the pre-filtered pairs.
- */
-interface Scope {
-  units: SQL;
-  end: { days: number } | { date: string };
-  every: boolean;
-}
-
-/** SQL `with` clause naming `us`, the properties in scope with their today and window end, and `st`, their stays' totals. */
-async function scopeCte(tx: Tx, tenantId: string, now: Date, scope: Scope): Promise<SQL> {
-  const zones = await queryRows<{ zone: string }>(
-    tx,
-    sql`select distinct coalesce(u.time_zone, t.time_zone) as zone from units u join tenants t on t.id = u.tenant_id
-        where u.tenant_id = ${tenantId} and ${scope.units}`,
-  );
-  // A zone this server does not know counts as UTC (a property's time zone is validated when set).
-  const days = JSON.stringify(zones.map((z) => ({ zone: z.zone, today: localDay(now, isTimeZone(z.zone) ? z.zone : 'UTC') })));
-  const end = 'days' in scope.end ? sql`us0.today + ${scope.end.days}::int` : sql`${scope.end.date}::date`;
-  return sql`
-    with zt as (select * from json_to_recordset(${days}::json) as z(zone text, today date)),
-    us0 as (
-      select u.id, u.name, u.address, u.garage_id, u.typical_guests, zt.today
-      from units u join tenants t on t.id = u.tenant_id join zt on zt.zone = coalesce(u.time_zone, t.time_zone)
-      where u.tenant_id = ${tenantId} and ${scope.units}),
-    us as (select us0.*, ${end} as end_day from us0),
-    st as (
-      select reservations.unit_id, count(*)::int as stays,
-        sum(${stayGuestsSql(sql`reservations.guests`, sql`us.typical_guests`)} * ${stayNightsSql(sql`reservations.arrival_date`, sql`reservations.departure_date`)})::bigint as guest_nights
-      from reservations join us on us.id = reservations.unit_id
-      where reservations.tenant_id = ${tenantId} and ${isStay()} and reservations.departure_date > us.today and reservations.arrival_date < us.end_day
-      group by reservations.unit_id)`;
-}
-
-/**
- * The rate in force of a stock row `s` of item `i`: the property's, else the company's, else the
- * item's default (docs/product.md "Forecast"). The minimum is the stock row's copy of the item's
- * threshold (kept equal by its foreign key); rates travel as double precision, parsed as numbers.
- */
-const pairColumns = sql`
-  s.unit_id, s.item_id, s.quantity, s.item_threshold as minimum_threshold,
-  coalesce(ur.per_stay, iur.per_stay, i.usage_per_stay_default, 0)::float8 as per_stay,
-  coalesce(ur.per_guest_night, iur.per_guest_night, 0)::float8 as per_guest_night,
-  coalesce(ur.fixed_share, iur.fixed_share, 1)::float8 as fixed_share,
-  coalesce(ur.basis, iur.basis, case when i.usage_per_stay_default is null then 'none' else 'default' end) as basis,
-  coalesce(ur.stays, 0) as rate_stays`;
-
-/** Orders names as people read them; one collator, since String#localeCompare builds one per call. */
-const byName = new Intl.Collator('en').compare;
-
-/** Orders ids and 'YYYY-MM-DD' days by their characters. */
-const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
-/** Rounds an expected quantity to one decimal, as the answers show it. */
-const oneDecimal = (n: number): number => Math.round(n * 10) / 10;
-
-const modelStay = (s: StayRow): ModelStay => ({ id: s.id, arrival: s.arrival_date, departure: s.departure_date, guests: Number(s.guests) });
-
-/**
- * Projects the stock rows of the properties in `scope` over their stays (module comment),
- * inside the caller's tenant transaction.
- */
-async function project(tx: Tx, tenantId: string, now: Date, scope: Scope): Promise<Projection> {
-  const cte = await scopeCte(tx, tenantId, now, scope);
-  const units = await queryRows<UnitRow>(
-    tx,
-    sql`${cte}
-        select us.id as unit_id, us.name as unit_name, us.address, us.garage_id, g.name as garage_name, us.today::text as today, coalesce(st.stays, 0) as stays
-        from us left join st on st.unit_id = us.id left join garages g on g.tenant_id = ${tenantId} and g.id = us.garage_id
-        order by us.name, us.id`,
-  );
-  const rate = { perStay: sql`p.per_stay`, perGuestNight: sql`p.per_guest_night`, fixedShare: sql`p.fixed_share` };
-  // Only numbers and ids per stock row (a large company has 100,000): the items' names come once
-  // per item, below. The company's rates are read once, as a whole (materialized), and hashed:
-  // looking each stock row's rate up by its key costs 100,000 index probes (0.5 s) for a large
-  // company.
-  const rows = await queryRows<Omit<PairRow, 'item_name' | 'category'>>(
-    tx,
-    sql`${cte},
-        ur as materialized (select unit_id, item_id, per_stay, per_guest_night, fixed_share, basis, stays from usage_rates where tenant_id = ${tenantId})
-        select p.* from (
-          select ${pairColumns}
-          from us
-          join unit_inventory s on s.tenant_id = ${tenantId} and s.unit_id = us.id
-          join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
-          left join ur on ur.unit_id = s.unit_id and ur.item_id = s.item_id
-          left join item_usage_rates iur on iur.tenant_id = s.tenant_id and iur.item_id = s.item_id) p
-        ${
-          scope.every
-            ? sql``
-            : sql`join st on st.unit_id = p.unit_id
-                  where p.quantity - ${expectedUseSql(rate, sql`st.stays`, sql`st.guest_nights`)} < p.minimum_threshold + 0.000001`
-        }`,
-  );
-  // Items in name order once; stock rows then sort by the item's place (comparing names 46,000
-  // times with a collator cost 1.5 s on a large company).
+/** The company's items by id, with their place in name order (items are ordered by name once, not per line). */
+async function itemsByName(tx: Tx, tenantId: string): Promise<Map<string, { name: string; category: string; place: number }>> {
   const items = await queryRows<{ id: string; name: string; category: string }>(tx, sql`select id, name, category from items where tenant_id = ${tenantId}`);
   items.sort((a, b) => byName(a.name, b.name) || byText(a.id, b.id));
-  const itemAt = new Map(items.map((item, place) => [item.id, { item, place }]));
-  const pairs: PairRow[] = rows
-    .map((r) => ({ row: r, at: itemAt.get(r.item_id)! }))
-    .sort((a, b) => a.at.place - b.at.place)
-    .map(({ row, at }) => ({ ...row, item_name: at.item.name, category: at.item.category }));
-  const unitIds = scope.every ? units.map((u) => u.unit_id) : [...new Set(pairs.map((p) => p.unit_id))];
-  const stays =
-    unitIds.length === 0
-      ? []
-      : await queryRows<StayRow>(
-          tx,
-          sql`${cte}
-              select reservations.unit_id, reservations.source, reservations.id, reservations.arrival_date::text as arrival_date,
-                reservations.departure_date::text as departure_date, ${stayGuestsSql(sql`reservations.guests`, sql`us.typical_guests`)} as guests
-              from reservations join us on us.id = reservations.unit_id
-              where reservations.tenant_id = ${tenantId} and ${isStay()} and reservations.unit_id = any(${pgArray(unitIds)}::uuid[])
-                and reservations.departure_date > us.today and reservations.arrival_date < us.end_day
-              order by reservations.arrival_date, reservations.id`,
-        );
-  const staysOf = new Map<string, StayRow[]>();
-  const modelStaysOf = new Map<string, ModelStay[]>();
-  for (const s of stays) {
-    if (!staysOf.has(s.unit_id)) {
-      staysOf.set(s.unit_id, []);
-      modelStaysOf.set(s.unit_id, []);
-    }
-    staysOf.get(s.unit_id)!.push(s);
-    modelStaysOf.get(s.unit_id)!.push(modelStay(s));
-  }
-  const todayOf = new Map(units.map((u) => [u.unit_id, u.today]));
-  const pairsOf = new Map<string, Projected[]>();
-  for (const pair of pairs) {
-    const rate: Rate = { perStay: Number(pair.per_stay), perGuestNight: Number(pair.per_guest_night), fixedShare: Number(pair.fixed_share), basis: pair.basis };
-    const projection = projectItem(Number(pair.quantity), Number(pair.minimum_threshold), rate, modelStaysOf.get(pair.unit_id) ?? [], todayOf.get(pair.unit_id)!);
-    if (!pairsOf.has(pair.unit_id)) pairsOf.set(pair.unit_id, []);
-    pairsOf.get(pair.unit_id)!.push({ pair, rate, projection });
-  }
-  return { units, staysOf, pairsOf };
+  return new Map(items.map((item, place) => [item.id, { name: item.name, category: item.category, place }]));
 }
 
-/** A projected stock row as the answers show it. */
-function itemForecast({ pair, projection }: Projected): ItemForecast {
-  const s = projection.shortfall;
-  return {
-    item_id: pair.item_id,
-    item_name: pair.item_name,
-    category: pair.category,
-    quantity: Number(pair.quantity),
-    minimum_threshold: Number(pair.minimum_threshold),
-    expected_use: oneDecimal(projection.expectedUse),
-    shortfall: s ? { stay_id: s.stay.id, arrival_date: s.stay.arrival, kind: s.kind, projected: oneDecimal(s.projected) } : null,
-    bring: projection.bring,
-  };
+/** Stored lines with their items' names and categories, in item-name order; lines of a deleted item are left out. */
+function namedLines(lines: readonly ProjectedLine[], items: Map<string, { name: string; category: string; place: number }>): ItemForecast[] {
+  return lines
+    .filter((l) => items.has(l.item_id))
+    .map((l) => ({ line: l, item: items.get(l.item_id)! }))
+    .sort((a, b) => a.item.place - b.item.place)
+    .map(({ line, item }) => ({ ...line, item_name: item.name, category: item.category }));
 }
-
-/** Orders short items: earliest shortfall first, running out before below the minimum, then by name. */
-const byShortfall = (a: ItemForecast, b: ItemForecast): number =>
-  byText(a.shortfall!.arrival_date, b.shortfall!.arrival_date) ||
-  (a.shortfall!.kind === b.shortfall!.kind ? 0 : a.shortfall!.kind === 'runs_out' ? -1 : 1) ||
-  byName(a.item_name, b.item_name);
 
 /**
  * The properties that would start a check-in short of some item within `horizon` days (3, 7 or
@@ -264,37 +61,55 @@ const byShortfall = (a: ItemForecast, b: ItemForecast): number =>
 export async function companyForecast(db: Db, who: TenantIdentity, horizon: number, now: Date): Promise<ForecastAnswer> {
   const tenantId = who.tenantId;
   const learnedAt = await freshRates(db, tenantId, now);
+  const projections = await unitProjections(db, tenantId, now, { key: `days:${horizon}`, units: sql`true`, end: { days: horizon } }, false);
   return withTenant(db, tenantId, async (tx) => {
     const today = localDay(now, await companyZone(tx, tenantId));
-    const { units, pairsOf } = await project(tx, tenantId, now, { units: sql`true`, end: { days: horizon }, every: false });
-    const short: PropertyForecast[] = [];
-    for (const unit of units) {
-      const items = (pairsOf.get(unit.unit_id) ?? []).filter((p) => p.projection.shortfall).map(itemForecast).sort(byShortfall);
-      if (items.length === 0) continue;
-      short.push({
-        unit_id: unit.unit_id,
-        unit_name: unit.unit_name,
-        garage_id: unit.garage_id,
-        garage_name: unit.garage_name,
-        first_shortfall_date: items[0]!.shortfall!.arrival_date,
-        stays: Number(unit.stays),
-        items,
-      });
-    }
+    const items = await itemsByName(tx, tenantId);
+    const units = new Map(
+      (
+        await queryRows<{ id: string; name: string; garage_id: string | null; garage_name: string | null }>(
+          tx,
+          sql`select u.id, u.name, u.garage_id, g.name as garage_name from units u
+              left join garages g on g.tenant_id = u.tenant_id and g.id = u.garage_id where u.tenant_id = ${tenantId}`,
+        )
+      ).map((u) => [u.id, u]),
+    );
+    const short = projections.filter((p) => p.items_short > 0 && units.has(p.unit_id));
+    const firstItem = (p: (typeof short)[number]) => items.get(p.first_item_id ?? '')?.name ?? '';
+    // The order of the properties' first short items (byShortfall), then more items short, then by name.
     short.sort(
       (a, b) =>
-        byText(a.first_shortfall_date, b.first_shortfall_date) ||
-        byShortfall(a.items[0]!, b.items[0]!) ||
-        b.items.length - a.items.length ||
-        byName(a.unit_name, b.unit_name) ||
+        byText(a.first_shortfall_date!, b.first_shortfall_date!) ||
+        (a.first_runs_out === b.first_runs_out ? 0 : a.first_runs_out ? -1 : 1) ||
+        byName(firstItem(a), firstItem(b)) ||
+        b.items_short - a.items_short ||
+        byName(units.get(a.unit_id)!.name, units.get(b.unit_id)!.name) ||
         byText(a.unit_id, b.unit_id),
     );
+    const shown = short.slice(0, FORECAST_PROPERTIES_SHOWN);
+    const linesOf = await projectionLines(tx, tenantId, shown);
+    const properties = shown.flatMap((p): PropertyForecast[] => {
+      const unit = units.get(p.unit_id)!;
+      const shortItems = namedLines(linesOf.get(p.unit_id) ?? [], items).filter((l) => l.shortfall).sort(byShortfall);
+      if (shortItems.length === 0) return [];
+      return [
+        {
+          unit_id: unit.id,
+          unit_name: unit.name,
+          garage_id: unit.garage_id,
+          garage_name: unit.garage_name,
+          first_shortfall_date: shortItems[0]!.shortfall!.arrival_date,
+          stays: p.stays,
+          items: shortItems,
+        },
+      ];
+    });
     return {
       horizon_days: horizon,
       today,
       properties_short: short.length,
-      properties: short.slice(0, FORECAST_PROPERTIES_SHOWN),
-      properties_with_stays: units.filter((u) => Number(u.stays) > 0).length,
+      properties,
+      properties_with_stays: projections.filter((p) => p.stays > 0).length,
       rates_learned_at: learnedAt.toISOString(),
     };
   });
@@ -365,24 +180,44 @@ export async function unitForecast(db: Db, who: TenantIdentity, unitId: string, 
  */
 export async function garagePickList(db: Db, tenantId: string, garageId: string, date: string | undefined, now: Date): Promise<PickListAnswer> {
   await freshRates(db, tenantId, now);
-  return withTenant(db, tenantId, async (tx) => {
-    const [garage] = await queryRows<{ name: string }>(tx, sql`select name from garages where tenant_id = ${tenantId} and id = ${garageId}`);
-    if (!garage) throw notFound('Garage');
+  const { garage, day } = await withTenant(db, tenantId, async (tx) => {
+    const [found] = await queryRows<{ name: string }>(tx, sql`select name from garages where tenant_id = ${tenantId} and id = ${garageId}`);
+    if (!found) throw notFound('Garage');
     const today = localDay(now, await companyZone(tx, tenantId));
-    const day = date ?? addLocalDays(today, 1);
-    if (day < today) throw new AppError('VALIDATION', 'Date must be today or later');
-    if (day > addLocalDays(today, PICK_LIST_DAYS_AHEAD)) throw new AppError('VALIDATION', `Date must be at most ${PICK_LIST_DAYS_AHEAD} days ahead`);
-    const arriving = sql`u.garage_id = ${garageId} and exists (
-      select 1 from reservations where reservations.tenant_id = u.tenant_id and reservations.unit_id = u.id and ${isStay()} and reservations.arrival_date = ${day}::date)`;
-    const { units, staysOf, pairsOf } = await project(tx, tenantId, now, {
-      units: arriving,
-      end: { date: addLocalDays(day, PICK_LIST_HORIZON_DAYS) },
-      every: false,
-    });
+    const asked = date ?? addLocalDays(today, 1);
+    if (asked < today) throw new AppError('VALIDATION', 'Date must be today or later');
+    if (asked > addLocalDays(today, PICK_LIST_DAYS_AHEAD)) throw new AppError('VALIDATION', `Date must be at most ${PICK_LIST_DAYS_AHEAD} days ahead`);
+    return { garage: found, day: asked };
+  });
+  const arriving = sql`u.garage_id = ${garageId} and exists (
+    select 1 from reservations where reservations.tenant_id = u.tenant_id and reservations.unit_id = u.id and ${isStay()} and reservations.arrival_date = ${day}::date)`;
+  const projections = await unitProjections(
+    db,
+    tenantId,
+    now,
+    { key: `pick-list:${garageId}:${day}`, units: arriving, end: { date: addLocalDays(day, PICK_LIST_HORIZON_DAYS) } },
+    true,
+  );
+  const linesOf = new Map(projections.map((p) => [p.unit_id, p.lines ?? []]));
+  return withTenant(db, tenantId, async (tx) => {
+    const ids = pgArray([...linesOf.keys()]);
+    const units = await queryRows<{ id: string; name: string; address: string }>(
+      tx,
+      sql`select id, name, address from units where tenant_id = ${tenantId} and id = any(${ids}::uuid[]) order by name, id`,
+    );
+    const arrivals = await queryRows<{ unit_id: string; id: string; arrival_date: string; departure_date: string; guests: number }>(
+      tx,
+      sql`select reservations.unit_id, reservations.id, reservations.arrival_date::text as arrival_date, reservations.departure_date::text as departure_date,
+            ${stayGuestsSql(sql`reservations.guests`, sql`u.typical_guests`)} as guests
+          from reservations join units u on u.tenant_id = reservations.tenant_id and u.id = reservations.unit_id
+          where reservations.tenant_id = ${tenantId} and ${isStay()} and reservations.unit_id = any(${ids}::uuid[]) and reservations.arrival_date = ${day}::date
+          order by reservations.arrival_date, reservations.id`,
+    );
     const held = await queryRows<{ item_id: string; quantity: number }>(
       tx,
       sql`select item_id, quantity from garage_inventory where tenant_id = ${tenantId} and garage_id = ${garageId}`,
     );
+    const items = await itemsByName(tx, tenantId);
     const left = new Map(held.map((h) => [h.item_id, Number(h.quantity)]));
     const garageQuantity = new Map(left);
     return {
@@ -391,27 +226,25 @@ export async function garagePickList(db: Db, tenantId: string, garageId: string,
       date: day,
       horizon_days: PICK_LIST_HORIZON_DAYS,
       properties: units.map((unit) => ({
-        unit_id: unit.unit_id,
-        unit_name: unit.unit_name,
+        unit_id: unit.id,
+        unit_name: unit.name,
         address: unit.address,
-        arrivals: (staysOf.get(unit.unit_id) ?? [])
-          .filter((s) => s.arrival_date === day)
+        arrivals: arrivals
+          .filter((s) => s.unit_id === unit.id)
           .map((s) => ({ stay_id: s.id, arrival_date: s.arrival_date, guests: Number(s.guests), nights: nightsOf({ arrival: s.arrival_date, departure: s.departure_date }) })),
-        lines: (pairsOf.get(unit.unit_id) ?? [])
-          .filter((p) => p.projection.bring > 0)
-          .map(({ pair, projection }) => {
-            const available = left.get(pair.item_id) ?? 0;
-            left.set(pair.item_id, Math.max(0, available - projection.bring));
-            return {
-              item_id: pair.item_id,
-              item_name: pair.item_name,
-              category: pair.category,
-              quantity: Number(pair.quantity),
-              bring: projection.bring,
-              garage_quantity: garageQuantity.get(pair.item_id) ?? 0,
-              short: Math.max(0, projection.bring - available),
-            };
-          }),
+        lines: namedLines(linesOf.get(unit.id) ?? [], items).map((line) => {
+          const available = left.get(line.item_id) ?? 0;
+          left.set(line.item_id, Math.max(0, available - line.bring));
+          return {
+            item_id: line.item_id,
+            item_name: line.item_name,
+            category: line.category,
+            quantity: line.quantity,
+            bring: line.bring,
+            garage_quantity: garageQuantity.get(line.item_id) ?? 0,
+            short: Math.max(0, line.bring - available),
+          };
+        }),
       })),
     };
   });

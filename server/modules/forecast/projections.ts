@@ -1,0 +1,223 @@
+/**
+ * The forecast's read model (docs/decisions/037-forecast-read-model.md): each property's
+ * projection up to an end day, stored in `unit_projections` and used for as long as nothing it
+ * was computed from has changed, so that the Forecast screen and a pick list read a few stored
+ * rows instead of projecting a company's every stock row (2 s for 100,000 rows).
+ *
+ * A stored projection is current when it was computed on the property's today, with the rates in
+ * force (rates.ts), and no row of `forecast_changes` names its property. Triggers append such a row
+ * in the same transaction as every change of a stock row (quantity, minimum, the row itself), a
+ * stay, the property's typical guests, or an item's name or default use (migration 0023); the
+ * ledger's writes need nothing else. A refresh computes the projections that are not current and
+ * consumes the change rows it read, under the company's advisory lock:
+ *
+ * - the change rows are read before anything else, so every change consumed is in what is read
+ *   next (a change committed meanwhile keeps its row, and its property is computed again later);
+ * - refreshes of a company never interleave (two servers would otherwise write an older
+ *   projection over a newer one after the newer consumed the changes);
+ * - a changed property is computed again for each end it has a projection of, so that none of them
+ *   is left looking current.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { ItemForecast } from '../../../common/contracts/forecast';
+import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
+import { withTenant } from '../../db/tenant-tx';
+import { coalesce } from '../../lib/coalesce';
+import { localDay } from '../stays/local-days';
+import { byShortfall, itemForecast, project, scopeCte, type Projected, type Scope, type UnitRow } from './project';
+
+/** A stock row of a stored projection: what the answers show of it, but the item's name and category (read when shown). */
+export type ProjectedLine = Omit<ItemForecast, 'item_name' | 'category'>;
+
+/** One property's stored projection up to `end_day` ('YYYY-MM-DD', exclusive), computed on `day`. */
+export interface UnitProjection {
+  unit_id: string;
+  day: string;
+  end_day: string;
+  /** Stays of the window (under way or arriving). */
+  stays: number;
+  /** Stock rows that would start an arrival short. */
+  items_short: number;
+  /** The first of those (earliest shortfall, running out first, then by name): its arrival, kind and item. */
+  first_shortfall_date: string | null;
+  first_runs_out: boolean | null;
+  first_item_id: string | null;
+  /** The stock rows that need something brought, when asked for; else null. */
+  lines: ProjectedLine[] | null;
+}
+
+/**
+ * Which properties and window: `units` a predicate on the units row `u`, `end` as in
+ * project.ts {@link Scope}; `key` names the pair (calls with one key ask for the same thing).
+ */
+export interface ProjectionScope {
+  key: string;
+  units: SQL;
+  end: Scope['end'];
+}
+
+/** The advisory lock class of the refreshes (the key is the company's). */
+const REFRESH_LOCK = 37;
+
+/** A property in scope with its stored projection, whether that is current, and the change rows naming it. */
+type ScopeRow = Omit<UnitProjection, 'day' | 'end_day'> & { today: string; end_day: string; day: string | null; current: boolean; change_ids: string[] | null };
+
+/**
+ * The properties in `scope` with their stored projection for their end, inside the caller's
+ * tenant transaction. `changes`: also the ids of the change rows naming each property that is not current.
+ */
+async function scopeRows(tx: Tx, tenantId: string, now: Date, scope: ProjectionScope, withLines: boolean, changes: boolean): Promise<ScopeRow[]> {
+  const cte = await scopeCte(tx, tenantId, now, scope);
+  const named = sql`exists (select 1 from forecast_changes c where c.tenant_id = ${tenantId} and c.unit_id = us.id)`;
+  return queryRows<ScopeRow>(
+    tx,
+    sql`${cte}, ra as (select max(learned_at) as learned_at from item_usage_rates where tenant_id = ${tenantId}),
+        sp as (
+          select us.id as unit_id, us.today::text as today, us.end_day::text as end_day, p.day::text as day, p.stays, p.items_short,
+            p.first_shortfall_date::text as first_shortfall_date, p.first_runs_out, p.first_item_id, ${withLines ? sql`p.lines` : sql`null::json as lines`},
+            (p.unit_id is not null and p.rates_learned_at is not distinct from ra.learned_at and not ${named}) as current
+          from us cross join ra
+          left join unit_projections p on p.tenant_id = ${tenantId} and p.unit_id = us.id and p.end_day = us.end_day and p.day = us.today)
+        select sp.*, ${
+          changes
+            ? sql`case when sp.current then null else array(select c.id::text from forecast_changes c where c.tenant_id = ${tenantId} and c.unit_id = sp.unit_id) end`
+            : sql`null`
+        } as change_ids
+        from sp`,
+  );
+}
+
+/** A stored projection of `unit` from its projected stock rows (`projected`, in item-name order). */
+function stored(unit: UnitRow, projected: readonly Projected[]): UnitProjection {
+  const lines = projected.filter((p) => p.projection.bring > 0).map(itemForecast);
+  const short = lines.filter((l) => l.shortfall).sort(byShortfall);
+  const first = short[0];
+  return {
+    unit_id: unit.unit_id,
+    day: unit.today,
+    end_day: unit.end_day,
+    stays: Number(unit.stays),
+    items_short: short.length,
+    first_shortfall_date: first?.shortfall?.arrival_date ?? null,
+    first_runs_out: first ? first.shortfall!.kind === 'runs_out' : null,
+    first_item_id: first?.item_id ?? null,
+    lines: lines.map(({ item_name: _name, category: _category, ...line }) => line),
+  };
+}
+
+/** Properties per statement when storing projections (a property's lines are a few kilobytes). */
+const STORE_SLICE = 200;
+
+/** Projects the properties `unitIds` up to `end` and stores the result, inside the caller's transaction. */
+async function computeAndStore(tx: Tx, tenantId: string, now: Date, unitIds: readonly string[], end: Scope['end']): Promise<UnitProjection[]> {
+  if (unitIds.length === 0) return [];
+  const { units, pairsOf } = await project(tx, tenantId, now, { units: sql`u.id = any(${pgArray(unitIds)}::uuid[])`, end, every: false });
+  const rows = units.map((unit) => stored(unit, pairsOf.get(unit.unit_id) ?? []));
+  for (let k = 0; k < rows.length; k += STORE_SLICE) {
+    await tx.execute(sql`
+      insert into unit_projections (tenant_id, unit_id, end_day, day, rates_learned_at, stays, items_short, first_shortfall_date, first_runs_out, first_item_id, lines)
+      select ${tenantId}, r.unit_id, r.end_day, r.day, (select max(learned_at) from item_usage_rates where tenant_id = ${tenantId}),
+        r.stays, r.items_short, r.first_shortfall_date, r.first_runs_out, r.first_item_id, r.lines
+      from json_to_recordset(${JSON.stringify(rows.slice(k, k + STORE_SLICE))}::json) as r(unit_id uuid, end_day date, day date, stays int,
+        items_short int, first_shortfall_date date, first_runs_out boolean, first_item_id uuid, lines json)
+      on conflict (tenant_id, unit_id, end_day) do update set day = excluded.day, rates_learned_at = excluded.rates_learned_at,
+        stays = excluded.stays, items_short = excluded.items_short, first_shortfall_date = excluded.first_shortfall_date,
+        first_runs_out = excluded.first_runs_out, first_item_id = excluded.first_item_id, lines = excluded.lines`);
+  }
+  return rows;
+}
+
+/**
+ * Computes and stores the projections of `scope` that are not current (module comment), in one
+ * tenant transaction under the company's lock.
+ * @returns every property in scope with its projection (lines only when `withLines`).
+ */
+async function refresh({ db, tenantId, now, scope, withLines }: RefreshArgs): Promise<UnitProjection[]> {
+  return withTenant(db, tenantId, async (tx) => {
+    await tx.execute(sql`select pg_advisory_xact_lock(${REFRESH_LOCK}, hashtext(${tenantId}))`);
+    const rows = await scopeRows(tx, tenantId, now, scope, withLines, true);
+    const stale = rows.filter((r) => !r.current);
+    if (stale.length === 0) return rows.map(asProjection);
+    const fresh = new Map((await computeAndStore(tx, tenantId, now, stale.map((r) => r.unit_id), scope.end)).map((p) => [p.unit_id, p]));
+    const consumed = stale.flatMap((r) => r.change_ids ?? []);
+    const changed = stale.filter((r) => (r.change_ids ?? []).length > 0).map((r) => r.unit_id);
+    if (changed.length > 0) {
+      // A changed property's other projections of today are computed again (module comment).
+      const others = await queryRows<{ end_day: string; unit_ids: string[] }>(
+        tx,
+        sql`select p.end_day::text as end_day, array_agg(p.unit_id::text) as unit_ids from unit_projections p
+            join (select * from unnest(${pgArray(changed)}::uuid[], ${pgArray(changed.map((id) => fresh.get(id)!.end_day))}::date[],
+              ${pgArray(changed.map((id) => fresh.get(id)!.day))}::date[]) as x(unit_id, end_day, day)) x
+              on p.unit_id = x.unit_id and p.end_day <> x.end_day and p.day = x.day
+            where p.tenant_id = ${tenantId} group by p.end_day`,
+      );
+      for (const other of others) await computeAndStore(tx, tenantId, now, other.unit_ids, { date: other.end_day });
+      await tx.execute(sql`delete from forecast_changes where tenant_id = ${tenantId} and id = any(${pgArray(consumed)}::bigint[])`);
+    }
+    // Projections of past days are never current again; change rows of a property without
+    // projections (one deleted, or never projected) change nothing stored.
+    await tx.execute(sql`delete from unit_projections where tenant_id = ${tenantId} and day < ${localDay(now, 'UTC')}::date - 2`);
+    await tx.execute(sql`delete from forecast_changes c where c.tenant_id = ${tenantId}
+      and not exists (select 1 from unit_projections p where p.tenant_id = c.tenant_id and p.unit_id = c.unit_id)`);
+    // A property deleted since the scope was read has no projection.
+    return rows.flatMap((r) => {
+      const p = r.current ? asProjection(r) : fresh.get(r.unit_id);
+      return p ? [withLines ? p : { ...p, lines: null }] : [];
+    });
+  });
+}
+
+/** A scope row as the projection it holds (current rows only). */
+function asProjection(r: ScopeRow): UnitProjection {
+  return {
+    unit_id: r.unit_id,
+    day: r.day ?? r.today,
+    end_day: r.end_day,
+    stays: Number(r.stays),
+    items_short: Number(r.items_short),
+    first_shortfall_date: r.first_shortfall_date,
+    first_runs_out: r.first_runs_out,
+    first_item_id: r.first_item_id,
+    lines: r.lines,
+  };
+}
+
+interface RefreshArgs {
+  db: Db;
+  tenantId: string;
+  now: Date;
+  scope: ProjectionScope;
+  withLines: boolean;
+}
+
+/** One refresh per company and scope at a time; callers arriving during one share the next (lib/coalesce.ts). */
+const sharedRefresh = coalesce(refresh, (arg) => `${arg.tenantId}|${arg.scope.key}|${arg.withLines}`);
+
+/**
+ * The projections of the properties in `scope` at `now`, current (module comment): read when
+ * stored and current, else computed and stored first. The rates must be fresh (rates.ts
+ * `freshRates`). `withLines`: with each property's lines (else `lines` is null).
+ * @returns one projection per property in scope, in no particular order.
+ */
+export async function unitProjections(db: Db, tenantId: string, now: Date, scope: ProjectionScope, withLines: boolean): Promise<UnitProjection[]> {
+  const rows = await withTenant(db, tenantId, (tx) => scopeRows(tx, tenantId, now, scope, withLines, false));
+  if (rows.every((r) => r.current)) return rows.map(asProjection);
+  return sharedRefresh({ db, tenantId, now, scope, withLines });
+}
+
+/**
+ * The lines of the stored projections `of` (property and end day), inside the caller's tenant
+ * transaction; a projection replaced since it was read gives its newer lines, one deleted since
+ * (its property deleted) none.
+ */
+export async function projectionLines(tx: Tx, tenantId: string, of: readonly Pick<UnitProjection, 'unit_id' | 'end_day'>[]): Promise<Map<string, ProjectedLine[]>> {
+  if (of.length === 0) return new Map();
+  const rows = await queryRows<{ unit_id: string; lines: ProjectedLine[] }>(
+    tx,
+    sql`select p.unit_id, p.lines from unit_projections p
+        join (select * from unnest(${pgArray(of.map((o) => o.unit_id))}::uuid[], ${pgArray(of.map((o) => o.end_day))}::date[]) as x(unit_id, end_day))
+          x on p.unit_id = x.unit_id and p.end_day = x.end_day
+        where p.tenant_id = ${tenantId}`,
+  );
+  return new Map(rows.map((r) => [r.unit_id, r.lines]));
+}
