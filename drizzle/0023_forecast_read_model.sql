@@ -79,11 +79,12 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
--- An item's name (it orders the properties tied on their first shortfall) or default use per
--- stay (the rate of a company without usage of it): every property holding it.
+-- An item's name or category (stored with the projections' lines, whose order the name is) or its
+-- default use per stay (the rate of a company without usage of it): every property holding it.
 CREATE FUNCTION "forecast_change_item"() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF NEW.name IS DISTINCT FROM OLD.name OR NEW.usage_per_stay_default IS DISTINCT FROM OLD.usage_per_stay_default THEN
+  IF NEW.name IS DISTINCT FROM OLD.name OR NEW.category IS DISTINCT FROM OLD.category
+    OR NEW.usage_per_stay_default IS DISTINCT FROM OLD.usage_per_stay_default THEN
     INSERT INTO forecast_changes (tenant_id, unit_id)
     SELECT s.tenant_id, s.unit_id FROM unit_inventory s WHERE s.tenant_id = NEW.tenant_id AND s.item_id = NEW.id;
   END IF;
@@ -112,5 +113,5 @@ FOR EACH STATEMENT EXECUTE FUNCTION "forecast_change_rows_updated"();
 CREATE TRIGGER "units_forecast_change" AFTER UPDATE OF "typical_guests" ON "units"
 FOR EACH ROW EXECUTE FUNCTION "forecast_change_unit"();
 --> statement-breakpoint
-CREATE TRIGGER "items_forecast_change" AFTER UPDATE OF "name", "usage_per_stay_default" ON "items"
+CREATE TRIGGER "items_forecast_change" AFTER UPDATE OF "name", "category", "usage_per_stay_default" ON "items"
 FOR EACH ROW EXECUTE FUNCTION "forecast_change_item"();

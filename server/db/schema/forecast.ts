@@ -82,7 +82,8 @@ export const dailyEmailSends = pgTable(
  * The forecast's read model (modules/forecast/projections.ts, docs/decisions/037-forecast-read-model.md):
  * one property's projection up to `end_day` (exclusive), computed on `day` (the property's today)
  * with the rates learned at `rates_learned_at`. `lines` holds the stock rows that need something
- * brought, as JSON (item id, quantity, minimum, expected use, first shortfall, bring); the `first_*`
+ * brought, as JSON in item-name order (item id, name and category, quantity, minimum, expected
+ * use, first shortfall, bring); the `first_*`
  * columns and `items_short` rank the property on the Forecast screen. Rebuilt, never edited.
  */
 export const unitProjections = pgTable(
@@ -109,7 +110,7 @@ export const unitProjections = pgTable(
 /**
  * What changed a property's projection inputs since its projections were computed: a row per
  * statement and property, written by triggers on stock rows, stays, a property's typical guests
- * and an item's name or default use (migration 0023). Consumed by the next projection of the
+ * and an item's name, category or default use (migration 0023). Consumed by the next projection of the
  * property. No foreign keys: rows are written while their property or company is being deleted.
  */
 export const forecastChanges = pgTable(

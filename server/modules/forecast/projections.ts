@@ -7,7 +7,7 @@
  * A stored projection is current when it was computed on the property's today, with the rates in
  * force (rates.ts), and no row of `forecast_changes` names its property. Triggers append such a row
  * in the same transaction as every change of a stock row (quantity, minimum, the row itself), a
- * stay, the property's typical guests, or an item's name or default use (migration 0023); the
+ * stay, the property's typical guests, or an item's name, category or default use (migration 0023); the
  * ledger's writes need nothing else. A refresh computes the projections that are not current and
  * consumes the change rows it read, under the company's advisory lock:
  *
@@ -26,8 +26,11 @@ import { coalesce } from '../../lib/coalesce';
 import { localDay } from '../stays/local-days';
 import { byShortfall, itemForecast, project, scopeCte, type Projected, type Scope, type UnitRow } from './project';
 
-/** A stock row of a stored projection: what the answers show of it, but the item's name and category (read when shown). */
-export type ProjectedLine = Omit<ItemForecast, 'item_name' | 'category'>;
+/**
+ * A stock row of a stored projection, as the answers show it. Stored with its item's name and
+ * category, in item-name order: a change of either logs a change of every property holding it.
+ */
+export type ProjectedLine = ItemForecast;
 
 /** One property's stored projection up to `end_day` ('YYYY-MM-DD', exclusive), computed on `day`. */
 export interface UnitProjection {
@@ -101,7 +104,7 @@ function stored(unit: UnitRow, projected: readonly Projected[]): UnitProjection 
     first_shortfall_date: first?.shortfall?.arrival_date ?? null,
     first_runs_out: first ? first.shortfall!.kind === 'runs_out' : null,
     first_item_id: first?.item_id ?? null,
-    lines: lines.map(({ item_name: _name, category: _category, ...line }) => line),
+    lines,
   };
 }
 
