@@ -3,8 +3,16 @@
  * through the official SDK: Checkout Sessions in subscription mode, Customer Portal sessions, and
  * webhook signature verification on the exact raw body. `apiBase` points the SDK at another host
  * (tests use a fake on loopback).
+ *
+ * The SDK is loaded when a provider is created, that is only on a server with Stripe configured:
+ * loaded at boot it held about 4.5 MB of the JavaScript heap of every server, billing or not
+ * (docs/decisions/025-server-as-shipped.md "SDKs loaded on first use"). It is required synchronously because
+ * `createStripeBilling` and `verifyEvent` are synchronous.
  */
-import Stripe from 'stripe';
+import { createRequire } from 'node:module';
+import type Stripe from 'stripe';
+
+const requireSdk = createRequire(import.meta.url);
 
 export interface CheckoutRequest {
   priceId: string;
@@ -48,7 +56,8 @@ function connection(apiBase: string | undefined) {
 
 /** Creates the Stripe provider. */
 export function createStripeBilling(opts: { secretKey: string; webhookSecret: string; apiBase?: string }): BillingProvider {
-  const stripe = new Stripe(opts.secretKey, { ...connection(opts.apiBase), maxNetworkRetries: 1, timeout: 20_000 });
+  const StripeSdk = requireSdk('stripe') as typeof Stripe;
+  const stripe = new StripeSdk(opts.secretKey, { ...connection(opts.apiBase), maxNetworkRetries: 1, timeout: 20_000 });
   return {
     async createCheckout(req) {
       const metadata = { tenant_id: req.tenantId, tier_id: req.tierId, interval: req.interval };

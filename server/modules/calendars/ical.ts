@@ -19,8 +19,11 @@
  * events entirely outside the window asked for are left out; a UID met twice is kept once (its
  * first event: a recurring event's exceptions are not stays of their own). The reasons:
  * docs/decisions/030-calendar-links.md.
+ *
+ * ical.js is loaded on the first calendar read, not at boot (docs/decisions/
+ * 025-server-as-shipped.md "SDKs loaded on first use").
  */
-import ICAL from 'ical.js';
+import type ICAL from 'ical.js';
 import { differenceInCalendarDays } from 'date-fns';
 import { utc } from '@date-fns/utc';
 import { localDay } from '../stays/local-days';
@@ -75,15 +78,15 @@ function dayOf(time: ICAL.Time, timeZone: string): string {
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 
 /** The stay an event is, or null (see the module's comment); an event with unreadable values is none. */
-function stayOf(event: ICAL.Component, opts: { timeZone: string; from: string; to: string }): CalendarStay | null {
+function stayOf(ical: typeof ICAL, event: ICAL.Component, opts: { timeZone: string; from: string; to: string }): CalendarStay | null {
   try {
     if (!isStayEvent(text(event.getFirstPropertyValue('summary')), text(event.getFirstPropertyValue('status')))) return null;
     const start = event.getFirstPropertyValue('dtstart');
-    if (!(start instanceof ICAL.Time)) return null;
+    if (!(start instanceof ical.Time)) return null;
     let end = event.getFirstPropertyValue('dtend');
-    if (!(end instanceof ICAL.Time)) {
+    if (!(end instanceof ical.Time)) {
       const duration = event.getFirstPropertyValue('duration');
-      if (!(duration instanceof ICAL.Duration)) return null;
+      if (!(duration instanceof ical.Duration)) return null;
       end = start.clone();
       end.addDuration(duration);
     }
@@ -105,12 +108,13 @@ function stayOf(event: ICAL.Component, opts: { timeZone: string; from: string; t
  * The stays of calendar `ics`, those that overlap `from`..`to` (the property's days, both
  * included: departing on `from` or later and arriving on `to` or before).
  * `timeZone` is the property's IANA zone, for DATE-TIME values in UTC.
- * @throws NotACalendarError when `ics` is not an iCal calendar (VCALENDAR).
+ * @throws NotACalendarError (the promise rejects) when `ics` is not an iCal calendar (VCALENDAR).
  */
-export function parseCalendar(ics: string, opts: { timeZone: string; from: string; to: string }): ParsedCalendar {
+export async function parseCalendar(ics: string, opts: { timeZone: string; from: string; to: string }): Promise<ParsedCalendar> {
+  const { default: ical } = await import('ical.js');
   let root: ICAL.Component;
   try {
-    root = new ICAL.Component(ICAL.parse(ics) as unknown[]);
+    root = new ical.Component(ical.parse(ics) as unknown[]);
   } catch {
     throw new NotACalendarError();
   }
@@ -118,7 +122,7 @@ export function parseCalendar(ics: string, opts: { timeZone: string; from: strin
   const seen = new Set<string>();
   const stays: CalendarStay[] = [];
   for (const event of root.getAllSubcomponents('vevent')) {
-    const stay = stayOf(event, opts);
+    const stay = stayOf(ical, event, opts);
     if (!stay || seen.has(stay.uid)) continue;
     seen.add(stay.uid);
     stays.push(stay);

@@ -205,7 +205,7 @@ export async function refreshCalendar(deps: CalendarDeps, tenantId: string, unit
   const window = { from: addLocalDays(today, -CALENDAR_DAYS_BACK), to: addLocalDays(today, CALENDAR_DAYS_AHEAD) };
   try {
     const ics = await fetchCalendar(link, deps.feed);
-    const parsed = parseCalendar(ics, { timeZone: row.zone, ...window });
+    const parsed = await parseCalendar(ics, { timeZone: row.zone, ...window });
     await storeStays(deps, tenantId, unitId, link, window, parsed);
     return { stays: parsed.stays.length };
   } catch (err) {
