@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { expect, test, type Browser } from '@playwright/test';
 import type { PickListAnswer } from '../common/contracts/forecast';
 import type { Garage, Unit } from '../common/contracts/stock';
+import { garageQuantities } from '../common/pick-list';
 import { signInThroughPage } from './fixtures/account';
 import { seedDemo } from './fixtures/demo';
 import { freePort, startServer } from './fixtures/server';
@@ -41,10 +42,11 @@ async function deliverOneProperty(browser: Browser, url: string, login: { email:
 
     // What the screen shows, read from the API: a property with a line the garage holds.
     const pickList = (await (await page.request.get(`${url}/api/garages/${garageId}/pick-list`)).json()) as PickListAnswer;
-    const property = pickList.properties.find((p) => p.lines.some((line) => line.bring > 0 && line.garage_quantity > 0))!;
+    const inGarage = garageQuantities(pickList);
+    const property = pickList.properties.find((p) => p.lines.some((line) => line.bring > 0 && inGarage(line.item_id) > 0))!;
     expect(property, 'a property of tomorrow that the garage can supply').toBeDefined();
-    const line = property.lines.find((l) => l.bring > 0 && l.garage_quantity > 0)!;
-    const quantity = Math.min(line.bring, line.garage_quantity, 3);
+    const line = property.lines.find((l) => l.bring > 0 && inGarage(l.item_id) > 0)!;
+    const quantity = Math.min(line.bring, inGarage(line.item_id), 3);
     const unitBefore = (await (await page.request.get(`${url}/api/units/${property.unit_id}`)).json()) as Unit;
     const garagesBefore = (await (await page.request.get(`${url}/api/garages`)).json()) as Garage[];
     const held = (unit: Unit) => unit.inventory.find((row) => row.item_id === line.item_id)?.quantity ?? 0;

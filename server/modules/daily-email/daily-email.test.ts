@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIME_ZONE_MESSAGE } from '../../../common/contracts/daily-email';
 import type { PickListLine } from '../../../common/contracts/forecast';
+import { lineShortfalls } from '../../../common/pick-list';
 import { queryRows } from '../../db/client';
 import type { MailMessage } from '../../integrations/mail';
 import { setTrialEnd } from '../billing/operator';
@@ -156,7 +157,8 @@ describe.each(backends)('the daily email on %s', (backend) => {
     expect(pickList.properties.map((p) => p.unit_name)).toEqual(['Beach House & Spa', 'Harbor Loft']);
     const beach = pickList.properties[0]!;
     expect(beach.lines.find((l) => l.item_name === 'Bath Towel')!.bring).toBeGreaterThan(0);
-    const lineText = (l: PickListLine) => `    ${l.item_name}: bring ${l.bring}${l.short > 0 ? ` (${l.short} short in the garage)` : ''}`;
+    const shortOf = lineShortfalls(beach);
+    const lineText = (l: PickListLine) => `    ${l.item_name}: bring ${l.bring}${shortOf(l.item_id) > 0 ? ` (${shortOf(l.item_id)} short in the garage)` : ''}`;
     expect(mail.text).toContain(['Pick list: Main Storage', '- Beach House & Spa:', ...beach.lines.map(lineText)].join('\n'));
     expect(mail.text).toContain(`Open Inventory Manager: ${APP_URL}/`);
     expect(mail.text).toMatch(new RegExp(`Turn it off: ${APP_URL}/unsubscribe#\\S+`));

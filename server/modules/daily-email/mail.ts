@@ -7,6 +7,7 @@
 import { utc } from '@date-fns/utc';
 import { format } from 'date-fns';
 import type { PickListAnswer } from '../../../common/contracts/forecast';
+import { lineShortfalls } from '../../../common/pick-list';
 import type { MailMessage } from '../../integrations/mail';
 import type { DailyDigest } from './content';
 
@@ -68,7 +69,11 @@ function sections({ digest, pickLists }: DailyEmailContent): Section[] {
   const picks: Section[] = pickLists.map((list) => ({
     title: `Pick list: ${list.garage_name}`,
     lines: list.properties.map((p) => {
-      const lines = p.lines.map((l) => ({ name: l.item_name, what: `bring ${l.bring}${l.short > 0 ? ` (${l.short} short in the garage)` : ''}` }));
+      const shortOf = lineShortfalls(p);
+      const lines = p.lines.map((l) => {
+        const short = shortOf(l.item_id);
+        return { name: l.item_name, what: `bring ${l.bring}${short > 0 ? ` (${short} short in the garage)` : ''}` };
+      });
       return {
         text: [`- ${p.unit_name}:`, ...(lines.length === 0 ? ['    nothing to bring'] : lines.map((l) => `    ${l.name}: ${l.what}`))].join('\n'),
         html:

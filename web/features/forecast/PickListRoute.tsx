@@ -10,6 +10,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import toast from 'react-hot-toast';
 import { ArrowLeft, Printer } from 'lucide-react';
 import type { PickListAnswer, PickListProperty } from '../../../common/contracts/forecast';
+import { garageQuantities } from '../../../common/pick-list';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button, buttonClasses } from '../../components/ui/Button';
 import { FormAlert } from '../../components/ui/FormAlert';
@@ -43,7 +44,8 @@ function PickListContent({ answer }: { answer: PickListAnswer }) {
   const [refusal, setRefusal] = useState<string>();
 
   const open = answer.properties.filter((property) => !delivered.has(property.unit_id));
-  const planned = planLines(open, typed);
+  const garageQuantity = garageQuantities(answer);
+  const planned = planLines(open, garageQuantity, typed);
   const day = formatCalendarDay(answer.date);
 
   const askDeliver = (property: PickListProperty) => {
@@ -91,6 +93,7 @@ function PickListContent({ answer }: { answer: PickListAnswer }) {
               key={property.unit_id}
               property={property}
               garageName={answer.garage_name}
+              garageQuantity={garageQuantity}
               planned={planned}
               onType={(key, text) => setTyped((current) => new Map(current).set(key, text))}
               onDeliver={() => askDeliver(property)}
@@ -101,6 +104,7 @@ function PickListContent({ answer }: { answer: PickListAnswer }) {
               key={property.unit_id}
               property={property}
               garageName={answer.garage_name}
+              garageQuantity={garageQuantity}
               planned={planned}
               delivered={lines}
               onType={() => undefined}

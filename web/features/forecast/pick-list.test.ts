@@ -1,16 +1,15 @@
 /** The Pick list screen's rules: typed quantities, the garage's stock shared in arrival order, the lines sent, the toast. */
 import { describe, expect, it } from 'vitest';
 import type { PickListProperty } from '../../../common/contracts/forecast';
+import { garageQuantities } from '../../../common/pick-list';
 import { deliveredMessage, deliveryLines, lineKey, planLines } from './pick-list';
 
-const line = (item_id: string, bring: number, garage_quantity: number) => ({
+const line = (item_id: string, bring: number) => ({
   item_id,
   item_name: item_id === 't' ? 'Bath Towel' : 'Coffee Pods',
   category: 'Supplies',
   quantity: 1,
   bring,
-  garage_quantity,
-  short: 0,
 });
 
 const property = (unit_id: string, lines: PickListProperty['lines']): PickListProperty => ({
@@ -19,40 +18,47 @@ const property = (unit_id: string, lines: PickListProperty['lines']): PickListPr
   address: '1 Main St',
   arrivals: [{ stay_id: `${unit_id}-s`, arrival_date: '2026-11-27', guests: 2, nights: 3 }],
   lines,
+  garage_shortfalls: [],
 });
 
-const list = [property('u1', [line('t', 4, 5), line('c', 2, 10)]), property('u2', [line('t', 3, 5)])];
+const list = [property('u1', [line('t', 4), line('c', 2)]), property('u2', [line('t', 3)])];
+const stock = garageQuantities({ garage_stock: [{ item_id: 't', quantity: 5 }, { item_id: 'c', quantity: 10 }] });
 
 describe('planLines', () => {
   it('fills each line with what to bring and shares the garage stock in arrival order', () => {
-    const planned = planLines(list, new Map());
+    const planned = planLines(list, stock, new Map());
     expect(planned.get(lineKey('u1', 't'))).toMatchObject({ text: '4', quantity: 4, short: 0 });
     // 5 towels in the garage: 4 go to the first property, 1 is left for the 3 of the second.
     expect(planned.get(lineKey('u2', 't'))).toMatchObject({ quantity: 3, short: 2 });
   });
 
   it('takes typed quantities, so lowering one line covers the next', () => {
-    const planned = planLines(list, new Map([[lineKey('u1', 't'), '2']]));
+    const planned = planLines(list, stock, new Map([[lineKey('u1', 't'), '2']]));
     expect(planned.get(lineKey('u1', 't'))).toMatchObject({ text: '2', quantity: 2, short: 0 });
     expect(planned.get(lineKey('u2', 't'))).toMatchObject({ short: 0 });
   });
 
+  it('counts an item the garage does not hold as 0 in stock', () => {
+    const planned = planLines(list, garageQuantities({ garage_stock: [{ item_id: 't', quantity: 5 }] }), new Map());
+    expect(planned.get(lineKey('u1', 'c'))).toMatchObject({ quantity: 2, short: 2 });
+  });
+
   it('refuses fractions and negatives with the field message, and reads empty as 0', () => {
-    const planned = planLines(list, new Map([[lineKey('u1', 't'), '2.5'], [lineKey('u1', 'c'), '']]));
+    const planned = planLines(list, stock, new Map([[lineKey('u1', 't'), '2.5'], [lineKey('u1', 'c'), '']]));
     expect(planned.get(lineKey('u1', 't'))).toMatchObject({ quantity: null, error: 'Quantity must be a whole number' });
     expect(planned.get(lineKey('u1', 'c'))).toMatchObject({ quantity: 0 });
-    expect(planLines(list, new Map([[lineKey('u1', 't'), '-1']])).get(lineKey('u1', 't'))).toMatchObject({ error: 'Quantity must be 0 or more' });
+    expect(planLines(list, stock, new Map([[lineKey('u1', 't'), '-1']])).get(lineKey('u1', 't'))).toMatchObject({ error: 'Quantity must be 0 or more' });
   });
 });
 
 describe('deliveryLines', () => {
   it('sends the lines above 0 with their names', () => {
-    const planned = planLines(list, new Map([[lineKey('u1', 'c'), '0']]));
+    const planned = planLines(list, stock, new Map([[lineKey('u1', 'c'), '0']]));
     expect(deliveryLines(list[0]!, planned)).toEqual({ lines: [{ item_id: 't', item_name: 'Bath Towel', quantity: 4 }] });
   });
 
   it('names the line whose quantity is refused', () => {
-    const planned = planLines(list, new Map([[lineKey('u1', 'c'), '1.5']]));
+    const planned = planLines(list, stock, new Map([[lineKey('u1', 'c'), '1.5']]));
     expect(deliveryLines(list[0]!, planned)).toEqual({ error: 'Coffee Pods: Quantity must be a whole number' });
   });
 });

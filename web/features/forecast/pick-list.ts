@@ -28,11 +28,15 @@ export interface PlannedLine {
 /**
  * Plans every line of `properties` (in the server's arrival order) with the quantities typed in
  * `typed` (by {@link lineKey}; a line not typed takes its `bring`). The garage's stock of an item
- * (`garage_quantity`, as it is now) goes to the properties in that order, as the delivery round
- * would take it.
+ * now (`garageQuantity`, pieces by item id, as common/pick-list.ts garageQuantities reads it)
+ * goes to the properties in that order, as the delivery round would take it.
  * @returns the planned lines, by {@link lineKey}.
  */
-export function planLines(properties: readonly PickListProperty[], typed: ReadonlyMap<string, string>): Map<string, PlannedLine> {
+export function planLines(
+  properties: readonly PickListProperty[],
+  garageQuantity: (itemId: string) => number,
+  typed: ReadonlyMap<string, string>,
+): Map<string, PlannedLine> {
   const taken = new Map<string, number>();
   const planned = new Map<string, PlannedLine>();
   for (const property of properties) {
@@ -42,7 +46,7 @@ export function planLines(properties: readonly PickListProperty[], typed: Readon
       const parsed = lineQuantity.safeParse(text.trim());
       const quantity = parsed.success ? parsed.data : null;
       const before = taken.get(line.item_id) ?? 0;
-      const left = Math.max(0, line.garage_quantity - before);
+      const left = Math.max(0, garageQuantity(line.item_id) - before);
       const wanted = quantity ?? 0;
       taken.set(line.item_id, before + wanted);
       planned.set(key, {

@@ -21,6 +21,8 @@ export function arrivalText(arrival: PickListProperty['arrivals'][number]): stri
 interface PickListPropertyCardProps {
   property: PickListProperty;
   garageName: string;
+  /** The garage's stock of an item now (pieces, by item id). */
+  garageQuantity: (itemId: string) => number;
   planned: ReadonlyMap<string, PlannedLine>;
   /** What was delivered, when it was: the card then shows it as done. */
   delivered?: readonly { item_id: string; item_name: string; quantity: number }[];
@@ -29,7 +31,7 @@ interface PickListPropertyCardProps {
 }
 
 /** Renders the property's card. */
-export function PickListPropertyCard({ property, garageName, planned, delivered, onType, onDeliver }: PickListPropertyCardProps) {
+export function PickListPropertyCard({ property, garageName, garageQuantity, planned, delivered, onType, onDeliver }: PickListPropertyCardProps) {
   const headingId = `pick-${property.unit_id}`;
   return (
     <Card aria-labelledby={headingId} className={`flex flex-col gap-3 p-4 break-inside-avoid ${delivered ? 'bg-green-50' : ''}`} data-testid="pick-list-property">
@@ -68,7 +70,7 @@ export function PickListPropertyCard({ property, garageName, planned, delivered,
                     <label htmlFor={inputId} className="text-base font-semibold break-words text-slate-900">
                       {line.item_name}
                     </label>
-                    <p className="text-sm text-slate-600">{`${line.quantity} there now · ${line.garage_quantity} in ${garageName}`}</p>
+                    <p className="text-sm text-slate-600">{`${line.quantity} there now · ${garageQuantity(line.item_id)} in ${garageName}`}</p>
                     {short > 0 && <p className="text-sm font-semibold text-red-700">{`${garageName} is short by ${short}`}</p>}
                     {plan?.error && (
                       <p id={`${inputId}-error`} role="alert" className="text-sm text-red-700">
