@@ -15,7 +15,9 @@ CREATE TABLE "unit_projections" (
 	"first_shortfall_date" date,
 	"first_runs_out" boolean,
 	"first_item_id" uuid,
-	"lines" json NOT NULL,
+	"short_json" text NOT NULL,
+	"pick_json" text NOT NULL,
+	"brings" json NOT NULL,
 	CONSTRAINT "unit_projections_tenant_id_unit_id_end_day_pk" PRIMARY KEY("tenant_id","unit_id","end_day")
 );
 --> statement-breakpoint

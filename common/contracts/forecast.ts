@@ -167,12 +167,12 @@ export const pickListLine = z.object({
   quantity: z.number().int(),
   /** What to take there. */
   bring: z.number().int(),
-  /** The garage's stock of the item now. */
-  garage_quantity: z.number().int(),
-  /** Of `bring`, what the garage cannot cover after the lines of properties listed before. */
-  short: z.number().int(),
 });
 export type PickListLine = z.infer<typeof pickListLine>;
+
+/** A quantity of an item: a garage's stock of it, or what of a property's lines the garage cannot cover. */
+export const itemQuantity = z.object({ item_id: z.string(), quantity: z.number().int() });
+export type ItemQuantity = z.infer<typeof itemQuantity>;
 
 export const pickListProperty = z.object({
   unit_id: z.string(),
@@ -180,6 +180,11 @@ export const pickListProperty = z.object({
   address: z.string(),
   arrivals: z.array(z.object({ stay_id: z.string(), arrival_date: z.string(), guests: z.number().int(), nights: z.number().int() })),
   lines: z.array(pickListLine),
+  /**
+   * Per item of `lines` the garage cannot cover in full once the properties listed before have
+   * taken theirs: how much of its `bring` is missing (items it covers are not listed).
+   */
+  garage_shortfalls: z.array(itemQuantity),
 });
 export type PickListProperty = z.infer<typeof pickListProperty>;
 
@@ -189,6 +194,8 @@ export const pickListAnswer = z.object({
   garage_name: z.string(),
   date: z.string(),
   horizon_days: z.number().int(),
+  /** The garage's stock now of every item it holds. */
+  garage_stock: z.array(itemQuantity),
   properties: z.array(pickListProperty),
 });
 export type PickListAnswer = z.infer<typeof pickListAnswer>;

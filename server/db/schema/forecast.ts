@@ -81,10 +81,10 @@ export const dailyEmailSends = pgTable(
 /**
  * The forecast's read model (modules/forecast/projections.ts, docs/decisions/037-forecast-read-model.md):
  * one property's projection up to `end_day` (exclusive), computed on `day` (the property's today)
- * with the rates learned at `rates_learned_at`. `lines` holds the stock rows that need something
- * brought, as JSON in item-name order (item id, name and category, quantity, minimum, expected
- * use, first shortfall, bring); the `first_*`
- * columns and `items_short` rank the property on the Forecast screen. Rebuilt, never edited.
+ * with the rates learned at `rates_learned_at`. The `first_*` columns and `items_short` rank the
+ * property on the Forecast screen; `short_json` and `pick_json` are parts of the answers as JSON
+ * text, sent as they are (docs/decisions/037-forecast-read-model.md), with the items' names and
+ * categories in them. Rebuilt, never edited.
  */
 export const unitProjections = pgTable(
   'unit_projections',
@@ -99,7 +99,11 @@ export const unitProjections = pgTable(
     firstShortfallDate: date('first_shortfall_date', { mode: 'string' }),
     firstRunsOut: boolean('first_runs_out'),
     firstItemId: uuid('first_item_id'),
-    lines: json('lines').notNull(),
+    /** The short items as the Forecast screen lists them (JSON text, ordered by shortfall). */
+    shortJson: text('short_json').notNull(),
+    /** The lines of a pick list (JSON text, in item-name order), and each line's [item id, quantity to bring] (JSON). */
+    pickJson: text('pick_json').notNull(),
+    brings: json('brings').$type<[string, number][]>().notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.unitId, t.endDay] }),

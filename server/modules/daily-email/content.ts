@@ -9,6 +9,7 @@ import { sql } from 'drizzle-orm';
 import type { PickListAnswer } from '../../../common/contracts/forecast';
 import { queryRows, type Db } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
+import { parseJsonText } from '../../lib/json-text';
 import { companyArrivals, garagePickList, type Arrival } from '../forecast/service';
 import { addLocalDays } from '../stays/local-days';
 import { isCriticalSql } from '../stock/rules';
@@ -88,6 +89,6 @@ export async function readPickLists(db: Db, tenantId: string, date: string, now:
   );
   const lists: PickListAnswer[] = [];
   // One after the other: each reads in its own transaction (PGlite is one connection anyway).
-  for (const garage of garages) lists.push(await garagePickList(db, tenantId, garage.id, date, now));
+  for (const garage of garages) lists.push(parseJsonText(await garagePickList(db, tenantId, garage.id, date, now)));
   return lists.filter((list) => list.properties.length > 0);
 }

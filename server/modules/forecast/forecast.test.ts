@@ -5,6 +5,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { forecastAnswer, pickListAnswer } from '../../../common/contracts/forecast';
 import { queryRows } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
 import { api, backends, createTestApp, onboard, signUpAndSignIn, type TestApp } from '../../test/harness';
@@ -140,9 +141,8 @@ describe.each(backends)('restock forecast (%s)', (backend) => {
   });
 
   it('lists the properties that would start a check-in short, most urgent first, with the first shortfall and what to bring', async () => {
-    const f = ok<{ today: string; horizon_days: number; properties_short: number; properties_with_stays: number; properties: unknown[] }>(
-      await api(t, c.cookie, 'GET', '/api/forecast?horizon=7'),
-    );
+    // The answer is JSON text assembled from stored parts (lib/json-text.ts): it must be what its schema says.
+    const f = forecastAnswer.parse(ok(await api(t, c.cookie, 'GET', '/api/forecast?horizon=7')));
     expect(f).toMatchObject({ today: '2026-06-15', horizon_days: 7, properties_short: 2, properties_with_stays: 2 });
     // Beach House: 4 towels (minimum 3). s1 under way uses 2, s2 2, s3 (4 guests × 7 nights)
     // F·2 + (1 − F)·0.5·28. Before s2: 4 − 2 = 2, enough for s2 but below the minimum. To bring:
@@ -237,10 +237,11 @@ describe.each(backends)('restock forecast (%s)', (backend) => {
   });
 
   it('makes tomorrow’s pick list of the garage: what each arriving property needs for a week, and what storage cannot cover', async () => {
-    const list = ok<{ date: string; horizon_days: number; garage_name: string; properties: { unit_name: string; arrivals: unknown[]; lines: unknown[] }[] }>(
-      await api(t, c.cookie, 'GET', `/api/garages/${c.garageId}/pick-list`),
-    );
+    // The answer is JSON text assembled from stored parts (lib/json-text.ts): it must be what its schema says.
+    const list = pickListAnswer.parse(ok(await api(t, c.cookie, 'GET', `/api/garages/${c.garageId}/pick-list`)));
     expect(list).toMatchObject({ date: '2026-06-16', horizon_days: 7, garage_name: 'Main Storage' });
+    expect(list.garage_stock).toEqual(expect.arrayContaining([{ item_id: towel, quantity: 48 }, { item_id: pods, quantity: 10 }]));
+    expect(list.garage_stock).toHaveLength(2);
     // Storage holds 100 − 12 − 20 − 20 = 48 towels and 10 pods; Beach House takes all 10 pods first.
     expect(list.properties).toEqual([
       {
@@ -249,16 +250,18 @@ describe.each(backends)('restock forecast (%s)', (backend) => {
         address: 'Beach House Road',
         arrivals: [{ stay_id: 's2', arrival_date: '2026-06-16', guests: 2, nights: 2 }],
         lines: [
-          { item_id: towel, item_name: 'Bath Towel', category: 'Linen', quantity: 4, bring: 3, garage_quantity: 48, short: 0 },
-          { item_id: pods, item_name: 'Coffee Pods', category: 'Kitchen', quantity: 0, bring: 16, garage_quantity: 10, short: 6 },
+          { item_id: towel, item_name: 'Bath Towel', category: 'Linen', quantity: 4, bring: 3 },
+          { item_id: pods, item_name: 'Coffee Pods', category: 'Kitchen', quantity: 0, bring: 16 },
         ],
+        garage_shortfalls: [{ item_id: pods, quantity: 6 }],
       },
       {
         unit_id: cliff,
         unit_name: 'Cliff Cottage',
         address: 'Cliff Cottage Road',
         arrivals: [{ stay_id: 'x1', arrival_date: '2026-06-16', guests: 2, nights: 2 }],
-        lines: [{ item_id: pods, item_name: 'Coffee Pods', category: 'Kitchen', quantity: 0, bring: 10, garage_quantity: 10, short: 10 }],
+        lines: [{ item_id: pods, item_name: 'Coffee Pods', category: 'Kitchen', quantity: 0, bring: 10 }],
+        garage_shortfalls: [{ item_id: pods, quantity: 10 }],
       },
     ]);
     // A day with no arrival lists nobody; the day of s3 lists Beach House only.

@@ -19,18 +19,12 @@
  *   is left looking current.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { ItemForecast } from '../../../common/contracts/forecast';
+import type { PickListLine } from '../../../common/contracts/forecast';
 import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
 import { coalesce } from '../../lib/coalesce';
 import { localDay } from '../stays/local-days';
 import { byShortfall, itemForecast, project, scopeCte, type Projected, type Scope, type UnitRow } from './project';
-
-/**
- * A stock row of a stored projection, as the answers show it. Stored with its item's name and
- * category, in item-name order: a change of either logs a change of every property holding it.
- */
-export type ProjectedLine = ItemForecast;
 
 /** One property's stored projection up to `end_day` ('YYYY-MM-DD', exclusive), computed on `day`. */
 export interface UnitProjection {
@@ -45,8 +39,6 @@ export interface UnitProjection {
   first_shortfall_date: string | null;
   first_runs_out: boolean | null;
   first_item_id: string | null;
-  /** The stock rows that need something brought, when asked for; else null. */
-  lines: ProjectedLine[] | null;
 }
 
 /**
@@ -63,13 +55,13 @@ export interface ProjectionScope {
 const REFRESH_LOCK = 37;
 
 /** A property in scope with its stored projection, whether that is current, and the change rows naming it. */
-type ScopeRow = Omit<UnitProjection, 'day' | 'end_day'> & { today: string; end_day: string; day: string | null; current: boolean; change_ids: string[] | null };
+type ScopeRow = Omit<UnitProjection, 'day'> & { today: string; day: string | null; current: boolean; change_ids: string[] | null };
 
 /**
  * The properties in `scope` with their stored projection for their end, inside the caller's
  * tenant transaction. `changes`: also the ids of the change rows naming each property that is not current.
  */
-async function scopeRows(tx: Tx, tenantId: string, now: Date, scope: ProjectionScope, withLines: boolean, changes: boolean): Promise<ScopeRow[]> {
+async function scopeRows(tx: Tx, tenantId: string, now: Date, scope: ProjectionScope, changes: boolean): Promise<ScopeRow[]> {
   const cte = await scopeCte(tx, tenantId, now, scope);
   const named = sql`exists (select 1 from forecast_changes c where c.tenant_id = ${tenantId} and c.unit_id = us.id)`;
   return queryRows<ScopeRow>(
@@ -77,7 +69,7 @@ async function scopeRows(tx: Tx, tenantId: string, now: Date, scope: ProjectionS
     sql`${cte}, ra as (select max(learned_at) as learned_at from item_usage_rates where tenant_id = ${tenantId}),
         sp as (
           select us.id as unit_id, us.today::text as today, us.end_day::text as end_day, p.day::text as day, p.stays, p.items_short,
-            p.first_shortfall_date::text as first_shortfall_date, p.first_runs_out, p.first_item_id, ${withLines ? sql`p.lines` : sql`null::json as lines`},
+            p.first_shortfall_date::text as first_shortfall_date, p.first_runs_out, p.first_item_id,
             (p.unit_id is not null and p.rates_learned_at is not distinct from ra.learned_at and not ${named}) as current
           from us cross join ra
           left join unit_projections p on p.tenant_id = ${tenantId} and p.unit_id = us.id and p.end_day = us.end_day and p.day = us.today)
@@ -90,11 +82,25 @@ async function scopeRows(tx: Tx, tenantId: string, now: Date, scope: ProjectionS
   );
 }
 
-/** A stored projection of `unit` from its projected stock rows (`projected`, in item-name order). */
-function stored(unit: UnitRow, projected: readonly Projected[]): UnitProjection {
+/** What is stored of a property's projection: its ranking and the parts of the answers, as JSON text. */
+interface Stored extends Omit<UnitProjection, 'unit_id'> {
+  unit_id: string;
+  short_json: string;
+  pick_json: string;
+  brings: [string, number][];
+}
+
+/**
+ * What is stored of `unit`'s projection from its projected stock rows (`projected`, in item-name
+ * order): the short items as PropertyForecast `items` (by shortfall), and the rows to bring as
+ * PickListProperty `lines` (common/contracts/forecast.ts), with each one's item and quantity for
+ * the garage's allocation.
+ */
+function stored(unit: UnitRow, projected: readonly Projected[]): Stored {
   const lines = projected.filter((p) => p.projection.bring > 0).map(itemForecast);
   const short = lines.filter((l) => l.shortfall).sort(byShortfall);
   const first = short[0];
+  const pick: PickListLine[] = lines.map((l) => ({ item_id: l.item_id, item_name: l.item_name, category: l.category, quantity: l.quantity, bring: l.bring }));
   return {
     unit_id: unit.unit_id,
     day: unit.today,
@@ -104,7 +110,9 @@ function stored(unit: UnitRow, projected: readonly Projected[]): UnitProjection 
     first_shortfall_date: first?.shortfall?.arrival_date ?? null,
     first_runs_out: first ? first.shortfall!.kind === 'runs_out' : null,
     first_item_id: first?.item_id ?? null,
-    lines,
+    short_json: JSON.stringify(short),
+    pick_json: JSON.stringify(pick),
+    brings: pick.map((l) => [l.item_id, l.bring]),
   };
 }
 
@@ -112,20 +120,22 @@ function stored(unit: UnitRow, projected: readonly Projected[]): UnitProjection 
 const STORE_SLICE = 200;
 
 /** Projects the properties `unitIds` up to `end` and stores the result, inside the caller's transaction. */
-async function computeAndStore(tx: Tx, tenantId: string, now: Date, unitIds: readonly string[], end: Scope['end']): Promise<UnitProjection[]> {
+async function computeAndStore(tx: Tx, tenantId: string, now: Date, unitIds: readonly string[], end: Scope['end']): Promise<Stored[]> {
   if (unitIds.length === 0) return [];
   const { units, pairsOf } = await project(tx, tenantId, now, { units: sql`u.id = any(${pgArray(unitIds)}::uuid[])`, end, every: false });
   const rows = units.map((unit) => stored(unit, pairsOf.get(unit.unit_id) ?? []));
   for (let k = 0; k < rows.length; k += STORE_SLICE) {
     await tx.execute(sql`
-      insert into unit_projections (tenant_id, unit_id, end_day, day, rates_learned_at, stays, items_short, first_shortfall_date, first_runs_out, first_item_id, lines)
+      insert into unit_projections (tenant_id, unit_id, end_day, day, rates_learned_at, stays, items_short, first_shortfall_date, first_runs_out,
+        first_item_id, short_json, pick_json, brings)
       select ${tenantId}, r.unit_id, r.end_day, r.day, (select max(learned_at) from item_usage_rates where tenant_id = ${tenantId}),
-        r.stays, r.items_short, r.first_shortfall_date, r.first_runs_out, r.first_item_id, r.lines
+        r.stays, r.items_short, r.first_shortfall_date, r.first_runs_out, r.first_item_id, r.short_json, r.pick_json, r.brings
       from json_to_recordset(${JSON.stringify(rows.slice(k, k + STORE_SLICE))}::json) as r(unit_id uuid, end_day date, day date, stays int,
-        items_short int, first_shortfall_date date, first_runs_out boolean, first_item_id uuid, lines json)
+        items_short int, first_shortfall_date date, first_runs_out boolean, first_item_id uuid, short_json text, pick_json text, brings json)
       on conflict (tenant_id, unit_id, end_day) do update set day = excluded.day, rates_learned_at = excluded.rates_learned_at,
         stays = excluded.stays, items_short = excluded.items_short, first_shortfall_date = excluded.first_shortfall_date,
-        first_runs_out = excluded.first_runs_out, first_item_id = excluded.first_item_id, lines = excluded.lines`);
+        first_runs_out = excluded.first_runs_out, first_item_id = excluded.first_item_id, short_json = excluded.short_json,
+        pick_json = excluded.pick_json, brings = excluded.brings`);
   }
   return rows;
 }
@@ -133,15 +143,15 @@ async function computeAndStore(tx: Tx, tenantId: string, now: Date, unitIds: rea
 /**
  * Computes and stores the projections of `scope` that are not current (module comment), in one
  * tenant transaction under the company's lock.
- * @returns every property in scope with its projection (lines only when `withLines`).
+ * @returns every property in scope with its projection.
  */
-async function refresh({ db, tenantId, now, scope, withLines }: RefreshArgs): Promise<UnitProjection[]> {
+async function refresh({ db, tenantId, now, scope }: RefreshArgs): Promise<UnitProjection[]> {
   return withTenant(db, tenantId, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${REFRESH_LOCK}, hashtext(${tenantId}))`);
-    const rows = await scopeRows(tx, tenantId, now, scope, withLines, true);
+    const rows = await scopeRows(tx, tenantId, now, scope, true);
     const stale = rows.filter((r) => !r.current);
     if (stale.length === 0) return rows.map(asProjection);
-    const fresh = new Map((await computeAndStore(tx, tenantId, now, stale.map((r) => r.unit_id), scope.end)).map((p) => [p.unit_id, p]));
+    const fresh = new Map((await computeAndStore(tx, tenantId, now, stale.map((r) => r.unit_id), scope.end)).map((p) => [p.unit_id, ranking(p)]));
     const consumed = stale.flatMap((r) => r.change_ids ?? []);
     const changed = stale.filter((r) => (r.change_ids ?? []).length > 0).map((r) => r.unit_id);
     if (changed.length > 0) {
@@ -165,23 +175,25 @@ async function refresh({ db, tenantId, now, scope, withLines }: RefreshArgs): Pr
     // A property deleted since the scope was read has no projection.
     return rows.flatMap((r) => {
       const p = r.current ? asProjection(r) : fresh.get(r.unit_id);
-      return p ? [withLines ? p : { ...p, lines: null }] : [];
+      return p ? [p] : [];
     });
   });
 }
 
 /** A scope row as the projection it holds (current rows only). */
-function asProjection(r: ScopeRow): UnitProjection {
+const asProjection = (r: ScopeRow): UnitProjection => ranking({ ...r, day: r.day ?? r.today });
+
+/** The ranking part of a projection. */
+function ranking(p: UnitProjection): UnitProjection {
   return {
-    unit_id: r.unit_id,
-    day: r.day ?? r.today,
-    end_day: r.end_day,
-    stays: Number(r.stays),
-    items_short: Number(r.items_short),
-    first_shortfall_date: r.first_shortfall_date,
-    first_runs_out: r.first_runs_out,
-    first_item_id: r.first_item_id,
-    lines: r.lines,
+    unit_id: p.unit_id,
+    day: p.day,
+    end_day: p.end_day,
+    stays: Number(p.stays),
+    items_short: Number(p.items_short),
+    first_shortfall_date: p.first_shortfall_date,
+    first_runs_out: p.first_runs_out,
+    first_item_id: p.first_item_id,
   };
 }
 
@@ -190,37 +202,55 @@ interface RefreshArgs {
   tenantId: string;
   now: Date;
   scope: ProjectionScope;
-  withLines: boolean;
 }
 
 /** One refresh per company and scope at a time; callers arriving during one share the next (lib/coalesce.ts). */
-const sharedRefresh = coalesce(refresh, (arg) => `${arg.tenantId}|${arg.scope.key}|${arg.withLines}`);
+const sharedRefresh = coalesce(refresh, (arg) => `${arg.tenantId}|${arg.scope.key}`);
 
 /**
  * The projections of the properties in `scope` at `now`, current (module comment): read when
  * stored and current, else computed and stored first. The rates must be fresh (rates.ts
- * `freshRates`). `withLines`: with each property's lines (else `lines` is null).
+ * `freshRates`). The answers' parts are read with {@link storedJson}.
  * @returns one projection per property in scope, in no particular order.
  */
-export async function unitProjections(db: Db, tenantId: string, now: Date, scope: ProjectionScope, withLines: boolean): Promise<UnitProjection[]> {
-  const rows = await withTenant(db, tenantId, (tx) => scopeRows(tx, tenantId, now, scope, withLines, false));
+export async function unitProjections(db: Db, tenantId: string, now: Date, scope: ProjectionScope): Promise<UnitProjection[]> {
+  const rows = await withTenant(db, tenantId, (tx) => scopeRows(tx, tenantId, now, scope, false));
   if (rows.every((r) => r.current)) return rows.map(asProjection);
-  return sharedRefresh({ db, tenantId, now, scope, withLines });
+  return sharedRefresh({ db, tenantId, now, scope });
+}
+
+/** What {@link storedJson} reads of a stored projection. */
+export interface StoredPart {
+  stays: number;
+  first_shortfall_date: string | null;
+  /** The part, as JSON text. */
+  json: string;
+  /** Each line's [item id, quantity to bring], with the pick list's part; else empty. */
+  brings: [string, number][];
 }
 
 /**
- * The lines of the stored projections `of` (property and end day), inside the caller's tenant
- * transaction; a projection replaced since it was read gives its newer lines, one deleted since
- * (its property deleted) none.
+ * A part of the answers stored with the projections `of` (property and end day), as JSON text,
+ * inside the caller's tenant transaction: `short_json`, the short items (PropertyForecast `items`),
+ * or `pick_json`, the lines to bring (PickListProperty `lines`) with their items and quantities;
+ * with the projection's stays and first shortfall as stored with it. A projection replaced since
+ * it was read gives its newer part; one deleted since (its property deleted) none.
  */
-export async function projectionLines(tx: Tx, tenantId: string, of: readonly Pick<UnitProjection, 'unit_id' | 'end_day'>[]): Promise<Map<string, ProjectedLine[]>> {
+export async function storedJson(
+  tx: Tx,
+  tenantId: string,
+  part: 'short_json' | 'pick_json',
+  of: readonly Pick<UnitProjection, 'unit_id' | 'end_day'>[],
+): Promise<Map<string, StoredPart>> {
   if (of.length === 0) return new Map();
-  const rows = await queryRows<{ unit_id: string; lines: ProjectedLine[] }>(
+  const rows = await queryRows<StoredPart & { unit_id: string }>(
     tx,
-    sql`select p.unit_id, p.lines from unit_projections p
+    sql`select p.unit_id, p.stays, p.first_shortfall_date::text as first_shortfall_date, ${sql.identifier(part)} as json,
+          ${part === 'pick_json' ? sql`p.brings` : sql`'[]'::json as brings`}
+        from unit_projections p
         join (select * from unnest(${pgArray(of.map((o) => o.unit_id))}::uuid[], ${pgArray(of.map((o) => o.end_day))}::date[]) as x(unit_id, end_day))
           x on p.unit_id = x.unit_id and p.end_day = x.end_day
         where p.tenant_id = ${tenantId}`,
   );
-  return new Map(rows.map((r) => [r.unit_id, r.lines]));
+  return new Map(rows.map((r) => [r.unit_id, { stays: Number(r.stays), first_shortfall_date: r.first_shortfall_date, json: r.json, brings: r.brings }]));
 }

@@ -23,6 +23,7 @@ import type { JobQueue } from '../../jobs/queue';
 import { coalesce } from '../../lib/coalesce';
 import type { TenantIdentity } from '../auth/session';
 import { startRatesJobs } from './rates';
+import { sendJsonText } from '../../lib/json-text';
 import { companyForecast, deliverPickList, forecastSummary, garageOrderForecast, garagePickList, unitForecast } from './service';
 
 /** `jobs`: the started job queue, which then refreshes the learned rates in the background (rates.ts). */
@@ -58,7 +59,7 @@ export async function forecastRoutes(fastify: FastifyInstance, opts: { ctx: AppC
         response: { 200: forecastAnswer },
       },
     },
-    async (request) => readForecast({ who: request.who, horizon: request.query.horizon }),
+    async (request, reply) => sendJsonText(reply, await readForecast({ who: request.who, horizon: request.query.horizon })),
   );
   app.get(
     '/api/forecast/summary',
@@ -104,7 +105,7 @@ export async function forecastRoutes(fastify: FastifyInstance, opts: { ctx: AppC
         response: { 200: pickListAnswer },
       },
     },
-    async (request) => garagePickList(ctx.db, request.who.tenantId, request.params.id, request.query.date, ctx.now()),
+    async (request, reply) => sendJsonText(reply, await garagePickList(ctx.db, request.who.tenantId, request.params.id, request.query.date, ctx.now())),
   );
   app.post(
     '/api/units/:id/pick-list/deliver',

@@ -14,8 +14,11 @@ import {
   SUMMARY_HORIZON_DAYS,
   type DeliverPickListResult,
   type ForecastAnswer,
+  type ItemForecast,
+  type ItemQuantity,
   type OrderForecastAnswer,
   type PickListAnswer,
+  type PickListProperty,
   type PropertyForecast,
   type ForecastSummary,
   type UnitForecastAnswer,
@@ -23,6 +26,7 @@ import {
 import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
+import { arrayOfRaw, asJsonText, objectWithRaw, type JsonText } from '../../lib/json-text';
 import type { TenantIdentity } from '../auth/session';
 import { movementsWrittenAt } from '../stock/ledger';
 import { transferToUnits } from '../stock/transfer';
@@ -30,8 +34,8 @@ import { addLocalDays, companyZone, localDay } from '../stays/local-days';
 import { isStay } from '../stays/stay-rules';
 import { nightsOf } from './model';
 import { stayGuestsSql } from './model-sql';
-import { byName, byShortfall, byText, itemForecast, project } from './project';
-import { projectionLines, unitProjections } from './projections';
+import { byName, byText, itemForecast, project } from './project';
+import { storedJson, unitProjections, type UnitProjection } from './projections';
 import { freshRates } from './rates';
 
 /**
@@ -51,17 +55,25 @@ async function itemNameRanks(tx: Tx, tenantId: string): Promise<Map<string, numb
   return ranks;
 }
 
+/** The company's properties short within a horizon, ranked, with what the answers say of the whole company. */
+interface Ranking {
+  today: string;
+  learnedAt: Date;
+  /** Properties short, most urgent first (docs/product.md "Forecast"). */
+  short: UnitProjection[];
+  withStays: number;
+  units: Map<string, { id: string; name: string; garage_id: string | null; garage_name: string | null }>;
+}
+
 /**
- * The properties that would start a check-in short of some item within `horizon` days (3, 7 or
- * 14), with those items only, most urgent first: the earliest first short arrival, one that runs
- * out before one only below its minimum, more items short, then by name. At most
- * FORECAST_PROPERTIES_SHOWN are listed; `properties_short` counts them all.
- * Source: docs/product.md "Forecast". The rates are learned first when stale (rates.ts).
+ * The properties that would start a check-in short within `horizon` days, most urgent first: the
+ * earliest first short arrival, one that runs out before one only below its minimum, its first
+ * short item's name, more items short, then by name (docs/product.md "Forecast"). The rates are
+ * learned first when stale (rates.ts); the projections come from the read model (projections.ts).
  */
-export async function companyForecast(db: Db, who: TenantIdentity, horizon: number, now: Date): Promise<ForecastAnswer> {
-  const tenantId = who.tenantId;
+async function rankShort(db: Db, tenantId: string, horizon: number, now: Date): Promise<Ranking> {
   const learnedAt = await freshRates(db, tenantId, now);
-  const projections = await unitProjections(db, tenantId, now, { key: `days:${horizon}`, units: sql`true`, end: { days: horizon } }, false);
+  const projections = await unitProjections(db, tenantId, now, { key: `days:${horizon}`, units: sql`true`, end: { days: horizon } });
   return withTenant(db, tenantId, async (tx) => {
     const today = localDay(now, await companyZone(tx, tenantId));
     const ranks = await itemNameRanks(tx, tenantId);
@@ -75,8 +87,7 @@ export async function companyForecast(db: Db, who: TenantIdentity, horizon: numb
       ).map((u) => [u.id, u]),
     );
     const short = projections.filter((p) => p.items_short > 0 && units.has(p.unit_id));
-    const firstItem = (p: (typeof short)[number]) => ranks.get(p.first_item_id ?? '') ?? -1;
-    // The order of the properties' first short items (byShortfall), then more items short, then by name.
+    const firstItem = (p: UnitProjection) => ranks.get(p.first_item_id ?? '') ?? -1;
     short.sort(
       (a, b) =>
         byText(a.first_shortfall_date!, b.first_shortfall_date!) ||
@@ -86,33 +97,59 @@ export async function companyForecast(db: Db, who: TenantIdentity, horizon: numb
         byName(units.get(a.unit_id)!.name, units.get(b.unit_id)!.name) ||
         byText(a.unit_id, b.unit_id),
     );
-    const shown = short.slice(0, FORECAST_PROPERTIES_SHOWN);
-    const linesOf = await projectionLines(tx, tenantId, shown);
-    const properties = shown.flatMap((p): PropertyForecast[] => {
-      const unit = units.get(p.unit_id)!;
-      const shortItems = (linesOf.get(p.unit_id) ?? []).filter((l) => l.shortfall).sort(byShortfall);
-      if (shortItems.length === 0) return [];
-      return [
-        {
-          unit_id: unit.id,
-          unit_name: unit.name,
-          garage_id: unit.garage_id,
-          garage_name: unit.garage_name,
-          first_shortfall_date: shortItems[0]!.shortfall!.arrival_date,
-          stays: p.stays,
-          items: shortItems,
-        },
-      ];
-    });
-    return {
-      horizon_days: horizon,
-      today,
-      properties_short: short.length,
-      properties,
-      properties_with_stays: projections.filter((p) => p.stays > 0).length,
-      rates_learned_at: learnedAt.toISOString(),
-    };
+    return { today, learnedAt, short, withStays: projections.filter((p) => p.stays > 0).length, units };
   });
+}
+
+/**
+ * The first `count` properties of `ranking` with their short items as stored (JSON text of
+ * PropertyForecast `items`), in the ranking's order; a property deleted since is left out.
+ */
+async function shownProperties(db: Db, tenantId: string, ranking: Ranking, count: number) {
+  const shown = ranking.short.slice(0, count);
+  const stored = await withTenant(db, tenantId, (tx) => storedJson(tx, tenantId, 'short_json', shown));
+  return shown.flatMap((p) => {
+    const part = stored.get(p.unit_id);
+    const unit = ranking.units.get(p.unit_id)!;
+    // A projection stored again since the ranking was read and no longer short is left out.
+    return part?.first_shortfall_date ? [{ unit, stays: part.stays, first_shortfall_date: part.first_shortfall_date, items: part.json }] : [];
+  });
+}
+
+/**
+ * GET /api/forecast: the properties that would start a check-in short of some item within
+ * `horizon` days (3, 7 or 14), with those items only, most urgent first (see {@link rankShort}).
+ * At most FORECAST_PROPERTIES_SHOWN are listed; `properties_short` counts them all. Answered as
+ * JSON text assembled from the stored projections (lib/json-text.ts).
+ * Source: docs/product.md "Forecast".
+ */
+export async function companyForecast(db: Db, who: TenantIdentity, horizon: number, now: Date): Promise<JsonText<ForecastAnswer>> {
+  const ranking = await rankShort(db, who.tenantId, horizon, now);
+  const properties = (await shownProperties(db, who.tenantId, ranking, FORECAST_PROPERTIES_SHOWN)).map((p) =>
+    objectWithRaw(
+      {
+        unit_id: p.unit.id,
+        unit_name: p.unit.name,
+        garage_id: p.unit.garage_id,
+        garage_name: p.unit.garage_name,
+        first_shortfall_date: p.first_shortfall_date,
+        stays: p.stays,
+      } satisfies Omit<PropertyForecast, 'items'>,
+      { items: p.items },
+    ),
+  );
+  return asJsonText(
+    objectWithRaw(
+      {
+        horizon_days: horizon,
+        today: ranking.today,
+        properties_short: ranking.short.length,
+        properties_with_stays: ranking.withStays,
+        rates_learned_at: ranking.learnedAt.toISOString(),
+      } satisfies Omit<ForecastAnswer, 'properties'>,
+      { properties: arrayOfRaw(properties) },
+    ),
+  );
 }
 
 /**
@@ -120,18 +157,22 @@ export async function companyForecast(db: Db, who: TenantIdentity, horizon: numb
  * short within {@link SUMMARY_HORIZON_DAYS} days, the first three with up to three item names each.
  */
 export async function forecastSummary(db: Db, who: TenantIdentity, now: Date): Promise<ForecastSummary> {
-  const forecast = await companyForecast(db, who, SUMMARY_HORIZON_DAYS, now);
+  const ranking = await rankShort(db, who.tenantId, SUMMARY_HORIZON_DAYS, now);
+  const first = await shownProperties(db, who.tenantId, ranking, 3);
   return {
-    horizon_days: forecast.horizon_days,
-    properties_short: forecast.properties_short,
-    first: forecast.properties.slice(0, 3).map((p) => ({
-      unit_id: p.unit_id,
-      unit_name: p.unit_name,
-      arrival_date: p.first_shortfall_date,
-      kind: p.items[0]!.shortfall!.kind,
-      item_names: p.items.slice(0, 3).map((i) => i.item_name),
-      items_short: p.items.length,
-    })),
+    horizon_days: SUMMARY_HORIZON_DAYS,
+    properties_short: ranking.short.length,
+    first: first.map((p) => {
+      const items = JSON.parse(p.items) as ItemForecast[];
+      return {
+        unit_id: p.unit.id,
+        unit_name: p.unit.name,
+        arrival_date: p.first_shortfall_date,
+        kind: items[0]!.shortfall!.kind,
+        item_names: items.slice(0, 3).map((i) => i.item_name),
+        items_short: items.length,
+      };
+    }),
   };
 }
 
@@ -169,16 +210,33 @@ export async function unitForecast(db: Db, who: TenantIdentity, unitId: string, 
 }
 
 /**
+ * What a garage of stock `stock` (item id → quantity) cannot cover of the lines `brings` ([item
+ * id, quantity to bring]) of properties served in that order: each line takes what is left of its
+ * item after the lines before it. Per property, the items it misses some of, with how many.
+ */
+function garageShortfalls(stock: ReadonlyMap<string, number>, brings: readonly (readonly [string, number])[][]): ItemQuantity[][] {
+  const left = new Map(stock);
+  return brings.map((lines) =>
+    lines.flatMap(([itemId, bring]) => {
+      const available = left.get(itemId) ?? 0;
+      left.set(itemId, Math.max(0, available - bring));
+      return bring > available ? [{ item_id: itemId, quantity: bring - available }] : [];
+    }),
+  );
+}
+
+/**
  * The pick list of a storage garage for day `date` (docs/product.md "Pick lists"; default:
  * tomorrow in the company's time zone, which must be today or later and at most
  * PICK_LIST_DAYS_AHEAD days ahead): the properties assigned to the garage with a stay arriving
  * that day, by name; for each, the items to bring so that no arrival before `date` +
- * PICK_LIST_HORIZON_DAYS starts short (projected from now), with the property's stock, the
- * garage's, and what of it the garage cannot cover once the properties listed before have taken
- * theirs. Takes a tenant id, not a request: the daily email calls it from a job.
+ * PICK_LIST_HORIZON_DAYS starts short (projected from now), with the property's stock; the
+ * garage's stock; and per property what of its lines the garage cannot cover once the properties
+ * listed before have taken theirs. Answered as JSON text assembled from the stored projections
+ * (lib/json-text.ts). Takes a tenant id, not a request: the daily email calls it from a job.
  * @throws 404 'Garage not found'; VALIDATION 'Date must be today or later' | 'Date must be at most 60 days ahead'
  */
-export async function garagePickList(db: Db, tenantId: string, garageId: string, date: string | undefined, now: Date): Promise<PickListAnswer> {
+export async function garagePickList(db: Db, tenantId: string, garageId: string, date: string | undefined, now: Date): Promise<JsonText<PickListAnswer>> {
   await freshRates(db, tenantId, now);
   const { garage, day } = await withTenant(db, tenantId, async (tx) => {
     const [found] = await queryRows<{ name: string }>(tx, sql`select name from garages where tenant_id = ${tenantId} and id = ${garageId}`);
@@ -191,61 +249,63 @@ export async function garagePickList(db: Db, tenantId: string, garageId: string,
   });
   const arriving = sql`u.garage_id = ${garageId} and exists (
     select 1 from reservations where reservations.tenant_id = u.tenant_id and reservations.unit_id = u.id and ${isStay()} and reservations.arrival_date = ${day}::date)`;
-  const projections = await unitProjections(
-    db,
-    tenantId,
-    now,
-    { key: `pick-list:${garageId}:${day}`, units: arriving, end: { date: addLocalDays(day, PICK_LIST_HORIZON_DAYS) } },
-    true,
-  );
-  const linesOf = new Map(projections.map((p) => [p.unit_id, p.lines ?? []]));
+  const projections = await unitProjections(db, tenantId, now, {
+    key: `pick-list:${garageId}:${day}`,
+    units: arriving,
+    end: { date: addLocalDays(day, PICK_LIST_HORIZON_DAYS) },
+  });
   return withTenant(db, tenantId, async (tx) => {
-    const ids = pgArray([...linesOf.keys()]);
     const units = await queryRows<{ id: string; name: string; address: string }>(
       tx,
-      sql`select id, name, address from units where tenant_id = ${tenantId} and id = any(${ids}::uuid[]) order by name, id`,
+      sql`select id, name, address from units where tenant_id = ${tenantId} and id = any(${pgArray(projections.map((p) => p.unit_id))}::uuid[])
+          order by name, id`,
     );
+    const endOf = new Map(projections.map((p) => [p.unit_id, p.end_day]));
+    const listed = units.map((u) => ({ unit_id: u.id, end_day: endOf.get(u.id)! }));
+    const lines = await storedJson(tx, tenantId, 'pick_json', listed);
     const arrivals = await queryRows<{ unit_id: string; id: string; arrival_date: string; departure_date: string; guests: number }>(
       tx,
       sql`select reservations.unit_id, reservations.id, reservations.arrival_date::text as arrival_date, reservations.departure_date::text as departure_date,
             ${stayGuestsSql(sql`reservations.guests`, sql`u.typical_guests`)} as guests
           from reservations join units u on u.tenant_id = reservations.tenant_id and u.id = reservations.unit_id
-          where reservations.tenant_id = ${tenantId} and ${isStay()} and reservations.unit_id = any(${ids}::uuid[]) and reservations.arrival_date = ${day}::date
+          where reservations.tenant_id = ${tenantId} and ${isStay()} and reservations.unit_id = any(${pgArray(listed.map((l) => l.unit_id))}::uuid[])
+            and reservations.arrival_date = ${day}::date
           order by reservations.arrival_date, reservations.id`,
     );
-    const held = await queryRows<{ item_id: string; quantity: number }>(
+    const stock = await queryRows<ItemQuantity>(
       tx,
-      sql`select item_id, quantity from garage_inventory where tenant_id = ${tenantId} and garage_id = ${garageId}`,
+      sql`select item_id, quantity from garage_inventory where tenant_id = ${tenantId} and garage_id = ${garageId} order by item_id`,
     );
-    const left = new Map(held.map((h) => [h.item_id, Number(h.quantity)]));
-    const garageQuantity = new Map(left);
-    return {
-      garage_id: garageId,
-      garage_name: garage.name,
-      date: day,
-      horizon_days: PICK_LIST_HORIZON_DAYS,
-      properties: units.map((unit) => ({
-        unit_id: unit.id,
-        unit_name: unit.name,
-        address: unit.address,
-        arrivals: arrivals
-          .filter((s) => s.unit_id === unit.id)
-          .map((s) => ({ stay_id: s.id, arrival_date: s.arrival_date, guests: Number(s.guests), nights: nightsOf({ arrival: s.arrival_date, departure: s.departure_date }) })),
-        lines: (linesOf.get(unit.id) ?? []).map((line) => {
-          const available = left.get(line.item_id) ?? 0;
-          left.set(line.item_id, Math.max(0, available - line.bring));
-          return {
-            item_id: line.item_id,
-            item_name: line.item_name,
-            category: line.category,
-            quantity: line.quantity,
-            bring: line.bring,
-            garage_quantity: garageQuantity.get(line.item_id) ?? 0,
-            short: Math.max(0, line.bring - available),
-          };
-        }),
-      })),
-    };
+    const shortfalls = garageShortfalls(
+      new Map(stock.map((s) => [s.item_id, Number(s.quantity)])),
+      units.map((u) => lines.get(u.id)?.brings ?? []),
+    );
+    const properties = units.map((unit, k) =>
+      objectWithRaw(
+        {
+          unit_id: unit.id,
+          unit_name: unit.name,
+          address: unit.address,
+          arrivals: arrivals
+            .filter((s) => s.unit_id === unit.id)
+            .map((s) => ({ stay_id: s.id, arrival_date: s.arrival_date, guests: Number(s.guests), nights: nightsOf({ arrival: s.arrival_date, departure: s.departure_date }) })),
+          garage_shortfalls: shortfalls[k]!,
+        } satisfies Omit<PickListProperty, 'lines'>,
+        { lines: lines.get(unit.id)?.json ?? '[]' },
+      ),
+    );
+    return asJsonText(
+      objectWithRaw(
+        {
+          garage_id: garageId,
+          garage_name: garage.name,
+          date: day,
+          horizon_days: PICK_LIST_HORIZON_DAYS,
+          garage_stock: stock.map((s) => ({ item_id: s.item_id, quantity: Number(s.quantity) })),
+        } satisfies Omit<PickListAnswer, 'properties'>,
+        { properties: arrayOfRaw(properties) },
+      ),
+    );
   });
 }
 
