@@ -8,7 +8,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TIME_ZONE_MESSAGE } from '../../../common/contracts/daily-email';
-import type { PickListLine } from '../../../common/contracts/forecast';
+import { pickListAnswer, type PickListLine } from '../../../common/contracts/forecast';
 import { lineShortfalls } from '../../../common/pick-list';
 import { queryRows } from '../../db/client';
 import type { MailMessage } from '../../integrations/mail';
@@ -153,7 +153,8 @@ describe.each(backends)('the daily email on %s', (backend) => {
       ].join('\n'),
     );
     // The garage's pick list for tomorrow, as the forecast makes it, property by property.
-    const pickList = await garagePickList(t.database.db, a.tenantId, a.garageId, '2026-11-27', NOON);
+    // Parsed with the contract's schema: the server sends the answer as JSON text it assembled, unvalidated.
+    const pickList = pickListAnswer.parse(JSON.parse(await garagePickList(t.database.db, a.tenantId, a.garageId, '2026-11-27', NOON)));
     expect(pickList.properties.map((p) => p.unit_name)).toEqual(['Beach House & Spa', 'Harbor Loft']);
     const beach = pickList.properties[0]!;
     expect(beach.lines.find((l) => l.item_name === 'Bath Towel')!.bring).toBeGreaterThan(0);
