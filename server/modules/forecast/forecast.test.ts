@@ -7,57 +7,12 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forecastAnswer, pickListAnswer } from '../../../common/contracts/forecast';
 import { queryRows } from '../../db/client';
-import { withTenant } from '../../db/tenant-tx';
 import { api, backends, createTestApp, onboard, signUpAndSignIn, type TestApp } from '../../test/harness';
+import { addStays, company, ok, type Company } from '../../test/forecast-fixtures';
 import { ledgerMismatches } from '../../test/stock-fixtures';
 
 /** The company's "now": today is 2026-06-15 in UTC. */
 const NOW = new Date('2026-06-15T12:00:00Z');
-
-interface Company {
-  cookie: string;
-  tenantId: string;
-  garageId: string;
-  item: Record<string, string>;
-  unit: Record<string, string>;
-}
-
-/** Signs up and sets up a company with `units`, each with a stock row of 0 of every item. */
-async function company(t: TestApp, email: string, units: string[]): Promise<Company> {
-  const cookie = await signUpAndSignIn(t, email);
-  const tenantId = await onboard(t, cookie, {
-    items: [
-      { name: 'Bath Towel', category: 'Linen', minimum_threshold: 3, count_cost: 6.5 },
-      { name: 'Coffee Pods', category: 'Kitchen', minimum_threshold: 10, count_cost: 0.45 },
-    ],
-    units: units.map((name) => ({ name, address: `${name} Road` })),
-  });
-  const items = (await api(t, cookie, 'GET', '/api/items')).json() as { id: string; name: string }[];
-  const listed = (await api(t, cookie, 'GET', '/api/units')).json() as { id: string; name: string }[];
-  const garages = (await api(t, cookie, 'GET', '/api/garages')).json() as { id: string }[];
-  return {
-    cookie,
-    tenantId,
-    garageId: garages[0]!.id,
-    item: Object.fromEntries(items.map((i) => [i.name, i.id])),
-    unit: Object.fromEntries(listed.map((u) => [u.name, u.id])),
-  };
-}
-
-/** Stores stays as demo reservations: [unit id, id, arrival, departure, guests (null: unknown), status]. */
-async function addStays(t: TestApp, tenantId: string, stays: [string, string, string, string, number | null, string?][]): Promise<void> {
-  await withTenant(t.database.db, tenantId, async (tx) => {
-    for (const [unitId, id, arrival, departure, guests, status] of stays) {
-      await tx.execute(sql`insert into reservations (tenant_id, source, id, unit_id, arrival_date, departure_date, guests, status)
-        values (${tenantId}, 'demo', ${id}, ${unitId}, ${arrival}::date, ${departure}::date, ${guests}::int, ${status ?? 'confirmed'})`);
-    }
-  });
-}
-
-function ok<T>(res: { statusCode: number; body: string; json(): unknown }): T {
-  if (res.statusCode !== 200) throw new Error(`${res.statusCode} ${res.body}`);
-  return res.json() as T;
-}
 
 describe.each(backends)('restock forecast (%s)', (backend) => {
   let t: TestApp;
