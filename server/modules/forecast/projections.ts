@@ -24,6 +24,7 @@ import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
 import { coalesce } from '../../lib/coalesce';
 import { localDay } from '../stays/local-days';
+import { freshRates, ratesAreFresh, ratesLearnedAt } from './rates';
 import { byShortfall, itemForecast, project, scopeCte, type Projected, type Scope, type UnitRow } from './project';
 
 /** One property's stored projection up to `end_day` ('YYYY-MM-DD', exclusive), computed on `day`. */
@@ -208,15 +209,48 @@ interface RefreshArgs {
 const sharedRefresh = coalesce(refresh, (arg) => `${arg.tenantId}|${arg.scope.key}`);
 
 /**
- * The projections of the properties in `scope` at `now`, current (module comment): read when
- * stored and current, else computed and stored first. The rates must be fresh (rates.ts
- * `freshRates`). The answers' parts are read with {@link storedJson}.
- * @returns one projection per property in scope, in no particular order.
+ * The projections of the properties in `scope` at `now`, inside the caller's tenant transaction,
+ * when the rates are fresh (rates.ts `ratesAreFresh`) and every one of them is current (module
+ * comment); else null, and {@link refreshProjections} makes them so. A read that finds everything
+ * current takes no other transaction.
+ * @returns one projection per property in scope, in no particular order, or null.
  */
-export async function unitProjections(db: Db, tenantId: string, now: Date, scope: ProjectionScope): Promise<UnitProjection[]> {
-  const rows = await withTenant(db, tenantId, (tx) => scopeRows(tx, tenantId, now, scope, false));
-  if (rows.every((r) => r.current)) return rows.map(asProjection);
-  return sharedRefresh({ db, tenantId, now, scope });
+export async function currentProjections(tx: Tx, tenantId: string, now: Date, scope: ProjectionScope): Promise<{ learnedAt: Date; projections: UnitProjection[] } | null> {
+  const learnedAt = await ratesLearnedAt(tx, tenantId);
+  if (!ratesAreFresh(learnedAt, now)) return null;
+  const rows = await scopeRows(tx, tenantId, now, scope, false);
+  return rows.every((r) => r.current) ? { learnedAt: learnedAt!, projections: rows.map(asProjection) } : null;
+}
+
+/**
+ * Learns the rates again when stale (rates.ts `freshRates`), then computes and stores the
+ * projections of `scope` that are not current, in transactions of their own.
+ * @returns the rates' learning time and one projection per property in scope.
+ */
+export async function refreshProjections(db: Db, tenantId: string, now: Date, scope: ProjectionScope): Promise<{ learnedAt: Date; projections: UnitProjection[] }> {
+  const learnedAt = await freshRates(db, tenantId, now);
+  return { learnedAt, projections: await sharedRefresh({ db, tenantId, now, scope }) };
+}
+
+/**
+ * Runs `read` in one tenant transaction with the current projections of `scope` (and when the
+ * rates were learned): in the first transaction when everything is current, else after
+ * {@link refreshProjections}.
+ */
+export async function withProjections<T>(
+  db: Db,
+  tenantId: string,
+  now: Date,
+  scope: ProjectionScope,
+  read: (tx: Tx, found: { learnedAt: Date; projections: UnitProjection[] }) => Promise<T>,
+): Promise<T> {
+  const first = await withTenant(db, tenantId, async (tx) => {
+    const found = await currentProjections(tx, tenantId, now, scope);
+    return found ? { value: await read(tx, found) } : null;
+  });
+  if (first) return first.value;
+  const found = await refreshProjections(db, tenantId, now, scope);
+  return withTenant(db, tenantId, (tx) => read(tx, found));
 }
 
 /** What {@link storedJson} reads of a stored projection. */

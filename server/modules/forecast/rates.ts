@@ -115,6 +115,11 @@ export async function ratesLearnedAt(tx: Tx, tenantId: string): Promise<Date | n
   return row?.learned_at ? new Date(row.learned_at) : null;
 }
 
+/** Whether rates learned at `learnedAt` (null: never) may be used at `now`: at most {@link RATES_MAX_AGE_HOURS} old, and not from after it. */
+export function ratesAreFresh(learnedAt: Date | null, now: Date): boolean {
+  return learnedAt !== null && learnedAt > subHours(now, RATES_MAX_AGE_HOURS) && learnedAt <= now;
+}
+
 /** One refresh per company at a time; callers arriving during one share the next (lib/coalesce.ts). */
 const sharedRefresh = coalesce(
   ({ db, tenantId, now }: { db: Db; tenantId: string; now: Date }) => refreshUsageRates(db, tenantId, now),
@@ -129,7 +134,7 @@ const sharedRefresh = coalesce(
  */
 export async function freshRates(db: Db, tenantId: string, now: Date): Promise<Date> {
   const learnedAt = await withTenant(db, tenantId, (tx) => ratesLearnedAt(tx, tenantId));
-  if (learnedAt && learnedAt > subHours(now, RATES_MAX_AGE_HOURS) && learnedAt <= now) return learnedAt;
+  if (ratesAreFresh(learnedAt, now)) return learnedAt!;
   const refreshed = await sharedRefresh({ db, tenantId, now });
   await schedulers.get(db)?.(tenantId);
   return refreshed;

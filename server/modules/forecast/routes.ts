@@ -41,6 +41,12 @@ export async function forecastRoutes(fastify: FastifyInstance, opts: { ctx: AppC
     ({ who, horizon }: { who: TenantIdentity; horizon: number }) => companyForecast(ctx.db, who, horizon, ctx.now()),
     ({ who, horizon }) => `${who.tenantId}:${horizon}`,
   );
+  // A team picking from one garage opens its list together, as the morning round starts.
+  const readPickList = coalesce(
+    ({ tenantId, garageId, date }: { tenantId: string; garageId: string; date: string | undefined }) =>
+      garagePickList(ctx.db, tenantId, garageId, date, ctx.now()),
+    ({ tenantId, garageId, date }) => `${tenantId}:${garageId}:${date ?? 'tomorrow'}`,
+  );
   const readSummary = coalesce(
     (who: TenantIdentity) => forecastSummary(ctx.db, who, ctx.now()),
     (who) => who.tenantId,
@@ -105,7 +111,7 @@ export async function forecastRoutes(fastify: FastifyInstance, opts: { ctx: AppC
         response: { 200: pickListAnswer },
       },
     },
-    async (request, reply) => sendJsonText(reply, await garagePickList(ctx.db, request.who.tenantId, request.params.id, request.query.date, ctx.now())),
+    async (request, reply) => sendJsonText(reply, await readPickList({ tenantId: request.who.tenantId, garageId: request.params.id, date: request.query.date })),
   );
   app.post(
     '/api/units/:id/pick-list/deliver',

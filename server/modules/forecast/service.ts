@@ -35,7 +35,7 @@ import { isStay } from '../stays/stay-rules';
 import { nightsOf } from './model';
 import { stayGuestsSql } from './model-sql';
 import { byName, byText, itemForecast, project } from './project';
-import { storedJson, unitProjections, type UnitProjection } from './projections';
+import { storedJson, withProjections, type UnitProjection } from './projections';
 import { freshRates } from './rates';
 
 /**
@@ -66,90 +66,87 @@ interface Ranking {
 }
 
 /**
- * The properties that would start a check-in short within `horizon` days, most urgent first: the
- * earliest first short arrival, one that runs out before one only below its minimum, its first
- * short item's name, more items short, then by name (docs/product.md "Forecast"). The rates are
- * learned first when stale (rates.ts); the projections come from the read model (projections.ts).
+ * The properties of `found` (the company's projections over a horizon) that would start a
+ * check-in short, most urgent first: the earliest first short arrival, one that runs out before
+ * one only below its minimum, its first short item's name, more items short, then by name
+ * (docs/product.md "Forecast"); inside the caller's tenant transaction.
  */
-async function rankShort(db: Db, tenantId: string, horizon: number, now: Date): Promise<Ranking> {
-  const learnedAt = await freshRates(db, tenantId, now);
-  const projections = await unitProjections(db, tenantId, now, { key: `days:${horizon}`, units: sql`true`, end: { days: horizon } });
-  return withTenant(db, tenantId, async (tx) => {
-    const today = localDay(now, await companyZone(tx, tenantId));
-    const ranks = await itemNameRanks(tx, tenantId);
-    const units = new Map(
-      (
-        await queryRows<{ id: string; name: string; garage_id: string | null; garage_name: string | null }>(
-          tx,
-          sql`select u.id, u.name, u.garage_id, g.name as garage_name from units u
-              left join garages g on g.tenant_id = u.tenant_id and g.id = u.garage_id where u.tenant_id = ${tenantId}`,
-        )
-      ).map((u) => [u.id, u]),
-    );
-    const short = projections.filter((p) => p.items_short > 0 && units.has(p.unit_id));
-    const firstItem = (p: UnitProjection) => ranks.get(p.first_item_id ?? '') ?? -1;
-    short.sort(
-      (a, b) =>
-        byText(a.first_shortfall_date!, b.first_shortfall_date!) ||
-        (a.first_runs_out === b.first_runs_out ? 0 : a.first_runs_out ? -1 : 1) ||
-        firstItem(a) - firstItem(b) ||
-        b.items_short - a.items_short ||
-        byName(units.get(a.unit_id)!.name, units.get(b.unit_id)!.name) ||
-        byText(a.unit_id, b.unit_id),
-    );
-    return { today, learnedAt, short, withStays: projections.filter((p) => p.stays > 0).length, units };
-  });
+async function rankShort(tx: Tx, tenantId: string, now: Date, found: { learnedAt: Date; projections: UnitProjection[] }): Promise<Ranking> {
+  const today = localDay(now, await companyZone(tx, tenantId));
+  const ranks = await itemNameRanks(tx, tenantId);
+  const units = new Map(
+    (
+      await queryRows<{ id: string; name: string; garage_id: string | null; garage_name: string | null }>(
+        tx,
+        sql`select u.id, u.name, u.garage_id, g.name as garage_name from units u
+            left join garages g on g.tenant_id = u.tenant_id and g.id = u.garage_id where u.tenant_id = ${tenantId}`,
+      )
+    ).map((u) => [u.id, u]),
+  );
+  const short = found.projections.filter((p) => p.items_short > 0 && units.has(p.unit_id));
+  const firstItem = (p: UnitProjection) => ranks.get(p.first_item_id ?? '') ?? -1;
+  short.sort(
+    (a, b) =>
+      byText(a.first_shortfall_date!, b.first_shortfall_date!) ||
+      (a.first_runs_out === b.first_runs_out ? 0 : a.first_runs_out ? -1 : 1) ||
+      firstItem(a) - firstItem(b) ||
+      b.items_short - a.items_short ||
+      byName(units.get(a.unit_id)!.name, units.get(b.unit_id)!.name) ||
+      byText(a.unit_id, b.unit_id),
+  );
+  return { today, learnedAt: found.learnedAt, short, withStays: found.projections.filter((p) => p.stays > 0).length, units };
 }
 
 /**
  * The first `count` properties of `ranking` with their short items as stored (JSON text of
- * PropertyForecast `items`), in the ranking's order; a property deleted since is left out.
+ * PropertyForecast `items`), in the ranking's order, inside the caller's tenant transaction.
  */
-async function shownProperties(db: Db, tenantId: string, ranking: Ranking, count: number) {
+async function shownProperties(tx: Tx, tenantId: string, ranking: Ranking, count: number) {
   const shown = ranking.short.slice(0, count);
-  const stored = await withTenant(db, tenantId, (tx) => storedJson(tx, tenantId, 'short_json', shown));
-  return shown.flatMap((p) => {
-    const part = stored.get(p.unit_id);
-    const unit = ranking.units.get(p.unit_id)!;
-    // A projection stored again since the ranking was read and no longer short is left out.
-    return part?.first_shortfall_date ? [{ unit, stays: part.stays, first_shortfall_date: part.first_shortfall_date, items: part.json }] : [];
-  });
+  const stored = await storedJson(tx, tenantId, 'short_json', shown);
+  return shown.map((p) => ({ unit: ranking.units.get(p.unit_id)!, stays: p.stays, first_shortfall_date: p.first_shortfall_date!, items: stored.get(p.unit_id)!.json }));
 }
+
+/** The projections of every property of the company over `horizon` days. */
+const horizonScope = (horizon: number) => ({ key: `days:${horizon}`, units: sql`true`, end: { days: horizon } });
 
 /**
  * GET /api/forecast: the properties that would start a check-in short of some item within
  * `horizon` days (3, 7 or 14), with those items only, most urgent first (see {@link rankShort}).
  * At most FORECAST_PROPERTIES_SHOWN are listed; `properties_short` counts them all. Answered as
- * JSON text assembled from the stored projections (lib/json-text.ts).
- * Source: docs/product.md "Forecast".
+ * JSON text assembled from the stored projections (lib/json-text.ts). The rates are learned
+ * first when stale (rates.ts). Source: docs/product.md "Forecast".
  */
 export async function companyForecast(db: Db, who: TenantIdentity, horizon: number, now: Date): Promise<JsonText<ForecastAnswer>> {
-  const ranking = await rankShort(db, who.tenantId, horizon, now);
-  const properties = (await shownProperties(db, who.tenantId, ranking, FORECAST_PROPERTIES_SHOWN)).map((p) =>
-    objectWithRaw(
-      {
-        unit_id: p.unit.id,
-        unit_name: p.unit.name,
-        garage_id: p.unit.garage_id,
-        garage_name: p.unit.garage_name,
-        first_shortfall_date: p.first_shortfall_date,
-        stays: p.stays,
-      } satisfies Omit<PropertyForecast, 'items'>,
-      { items: p.items },
-    ),
-  );
-  return asJsonText(
-    objectWithRaw(
-      {
-        horizon_days: horizon,
-        today: ranking.today,
-        properties_short: ranking.short.length,
-        properties_with_stays: ranking.withStays,
-        rates_learned_at: ranking.learnedAt.toISOString(),
-      } satisfies Omit<ForecastAnswer, 'properties'>,
-      { properties: arrayOfRaw(properties) },
-    ),
-  );
+  const tenantId = who.tenantId;
+  return withProjections(db, tenantId, now, horizonScope(horizon), async (tx, found) => {
+    const ranking = await rankShort(tx, tenantId, now, found);
+    const properties = (await shownProperties(tx, tenantId, ranking, FORECAST_PROPERTIES_SHOWN)).map((p) =>
+      objectWithRaw(
+        {
+          unit_id: p.unit.id,
+          unit_name: p.unit.name,
+          garage_id: p.unit.garage_id,
+          garage_name: p.unit.garage_name,
+          first_shortfall_date: p.first_shortfall_date,
+          stays: p.stays,
+        } satisfies Omit<PropertyForecast, 'items'>,
+        { items: p.items },
+      ),
+    );
+    return asJsonText(
+      objectWithRaw(
+        {
+          horizon_days: horizon,
+          today: ranking.today,
+          properties_short: ranking.short.length,
+          properties_with_stays: ranking.withStays,
+          rates_learned_at: ranking.learnedAt.toISOString(),
+        } satisfies Omit<ForecastAnswer, 'properties'>,
+        { properties: arrayOfRaw(properties) },
+      ),
+    );
+  });
 }
 
 /**
@@ -157,23 +154,26 @@ export async function companyForecast(db: Db, who: TenantIdentity, horizon: numb
  * short within {@link SUMMARY_HORIZON_DAYS} days, the first three with up to three item names each.
  */
 export async function forecastSummary(db: Db, who: TenantIdentity, now: Date): Promise<ForecastSummary> {
-  const ranking = await rankShort(db, who.tenantId, SUMMARY_HORIZON_DAYS, now);
-  const first = await shownProperties(db, who.tenantId, ranking, 3);
-  return {
-    horizon_days: SUMMARY_HORIZON_DAYS,
-    properties_short: ranking.short.length,
-    first: first.map((p) => {
-      const items = JSON.parse(p.items) as ItemForecast[];
-      return {
-        unit_id: p.unit.id,
-        unit_name: p.unit.name,
-        arrival_date: p.first_shortfall_date,
-        kind: items[0]!.shortfall!.kind,
-        item_names: items.slice(0, 3).map((i) => i.item_name),
-        items_short: items.length,
-      };
-    }),
-  };
+  const tenantId = who.tenantId;
+  return withProjections(db, tenantId, now, horizonScope(SUMMARY_HORIZON_DAYS), async (tx, found) => {
+    const ranking = await rankShort(tx, tenantId, now, found);
+    const first = await shownProperties(tx, tenantId, ranking, 3);
+    return {
+      horizon_days: SUMMARY_HORIZON_DAYS,
+      properties_short: ranking.short.length,
+      first: first.map((p) => {
+        const items = JSON.parse(p.items) as ItemForecast[];
+        return {
+          unit_id: p.unit.id,
+          unit_name: p.unit.name,
+          arrival_date: p.first_shortfall_date,
+          kind: items[0]!.shortfall!.kind,
+          item_names: items.slice(0, 3).map((i) => i.item_name),
+          items_short: items.length,
+        };
+      }),
+    };
+  });
 }
 
 /**
@@ -237,7 +237,6 @@ function garageShortfalls(stock: ReadonlyMap<string, number>, brings: readonly (
  * @throws 404 'Garage not found'; VALIDATION 'Date must be today or later' | 'Date must be at most 60 days ahead'
  */
 export async function garagePickList(db: Db, tenantId: string, garageId: string, date: string | undefined, now: Date): Promise<JsonText<PickListAnswer>> {
-  await freshRates(db, tenantId, now);
   const { garage, day } = await withTenant(db, tenantId, async (tx) => {
     const [found] = await queryRows<{ name: string }>(tx, sql`select name from garages where tenant_id = ${tenantId} and id = ${garageId}`);
     if (!found) throw notFound('Garage');
@@ -249,12 +248,8 @@ export async function garagePickList(db: Db, tenantId: string, garageId: string,
   });
   const arriving = sql`u.garage_id = ${garageId} and exists (
     select 1 from reservations where reservations.tenant_id = u.tenant_id and reservations.unit_id = u.id and ${isStay()} and reservations.arrival_date = ${day}::date)`;
-  const projections = await unitProjections(db, tenantId, now, {
-    key: `pick-list:${garageId}:${day}`,
-    units: arriving,
-    end: { date: addLocalDays(day, PICK_LIST_HORIZON_DAYS) },
-  });
-  return withTenant(db, tenantId, async (tx) => {
+  const scope = { key: `pick-list:${garageId}:${day}`, units: arriving, end: { date: addLocalDays(day, PICK_LIST_HORIZON_DAYS) } };
+  return withProjections(db, tenantId, now, scope, async (tx, { projections }) => {
     const units = await queryRows<{ id: string; name: string; address: string }>(
       tx,
       sql`select id, name, address from units where tenant_id = ${tenantId} and id = any(${pgArray(projections.map((p) => p.unit_id))}::uuid[])
