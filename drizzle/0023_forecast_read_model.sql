@@ -1,5 +1,5 @@
 CREATE TABLE "forecast_changes" (
-	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "forecast_changes_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"id" uuid PRIMARY KEY DEFAULT gen_random_uuid() NOT NULL,
 	"tenant_id" uuid NOT NULL,
 	"unit_id" uuid NOT NULL
 );
@@ -38,8 +38,6 @@ BEGIN
   END LOOP;
 END
 $$;
---> statement-breakpoint
-GRANT USAGE ON SEQUENCE "forecast_changes_id_seq" TO inventory_app;
 --> statement-breakpoint
 -- What changed a property's projection inputs (docs/decisions/037-forecast-read-model.md): a row
 -- per property per statement, appended, never updated, so a writer never waits for another here.

@@ -48,6 +48,8 @@ const decisions: Record<string, Decision> = {
   usage_rates: 'tenant',
   item_usage_rates: 'tenant',
   daily_email_sends: 'tenant',
+  unit_projections: 'tenant',
+  forecast_changes: 'tenant',
   subscription_tiers: 'reference',
   users: 'none',
   sessions: 'none',

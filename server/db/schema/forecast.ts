@@ -5,7 +5,7 @@
  * rebuilt by `refreshUsageRates` (modules/forecast/rates.ts); nothing else writes them.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, date, foreignKey, index, integer, json, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, date, foreignKey, index, integer, json, numeric, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { tenants, users } from './auth';
 import { items, units } from './stock';
 
@@ -120,7 +120,7 @@ export const unitProjections = pgTable(
 export const forecastChanges = pgTable(
   'forecast_changes',
   {
-    id: bigint('id', { mode: 'number' }).primaryKey().generatedAlwaysAsIdentity(),
+    id: uuid('id').primaryKey().defaultRandom(),
     tenantId: uuid('tenant_id').notNull(),
     unitId: uuid('unit_id').notNull(),
   },

@@ -112,15 +112,19 @@ export async function scopeCte(tx: Tx, tenantId: string, now: Date, scope: Pick<
 
 /**
  * The rate in force of a stock row `s` of item `i`: the property's, else the company's, else the
- * item's default (docs/product.md "Forecast"). The minimum is the stock row's copy of the item's
- * threshold (kept equal by its foreign key); rates travel as double precision, parsed as numbers.
+ * item's default (docs/product.md "Forecast"). A rate learned as the item's default (the company
+ * had no usage of it: model.ts `learnRates`) is the item's default as it is now, so that editing
+ * the default changes the forecast at once rather than at the next learning. The minimum is the
+ * stock row's copy of the item's threshold (kept equal by its foreign key); rates travel as double
+ * precision, parsed as numbers.
  */
+const fromDefault = sql`coalesce(ur.basis, iur.basis, 'none') in ('default', 'none')`;
 const pairColumns = sql`
   s.unit_id, s.item_id, s.quantity, s.item_threshold as minimum_threshold,
-  coalesce(ur.per_stay, iur.per_stay, i.usage_per_stay_default, 0)::float8 as per_stay,
-  coalesce(ur.per_guest_night, iur.per_guest_night, 0)::float8 as per_guest_night,
-  coalesce(ur.fixed_share, iur.fixed_share, 1)::float8 as fixed_share,
-  coalesce(ur.basis, iur.basis, case when i.usage_per_stay_default is null then 'none' else 'default' end) as basis,
+  (case when ${fromDefault} then coalesce(i.usage_per_stay_default, 0) else coalesce(ur.per_stay, iur.per_stay) end)::float8 as per_stay,
+  (case when ${fromDefault} then 0 else coalesce(ur.per_guest_night, iur.per_guest_night, 0) end)::float8 as per_guest_night,
+  (case when ${fromDefault} then 1 else coalesce(ur.fixed_share, iur.fixed_share, 1) end)::float8 as fixed_share,
+  case when ${fromDefault} then (case when i.usage_per_stay_default is null then 'none' else 'default' end) else coalesce(ur.basis, iur.basis) end as basis,
   coalesce(ur.stays, 0) as rate_stays`;
 
 /** Orders names as people read them; one collator, since String#localeCompare builds one per call. */

@@ -76,6 +76,7 @@ describe.each(backends)('forecast read model (%s)', (backend) => {
       ['a plus press', () => api(t, c.cookie, 'POST', `/api/units/${beach}/inventory/${pods}/transfer`, { quantity: 4 })],
       ['a use', () => api(t, c.cookie, 'POST', `/api/units/${cliff}/inventory/${towel}/consume`, { quantity: 2 })],
       ['a minimum threshold', () => api(t, c.cookie, 'PATCH', `/api/items/${towel}`, { name: 'Bath Towel', category: 'Linen', minimum_threshold: 5, count_cost: 6.5 })],
+      ['a default use per stay', () => api(t, c.cookie, 'PATCH', `/api/items/${pods}`, { name: 'Coffee Pods', category: 'Kitchen', minimum_threshold: 10, count_cost: 0.45, usage_per_stay_default: 5 })],
       ['an item renamed', () => api(t, c.cookie, 'PATCH', `/api/items/${pods}`, { name: 'Aroma Pods', category: 'Drinks', minimum_threshold: 10, count_cost: 0.45 })],
       ['typical guests', () => api(t, c.cookie, 'PUT', `/api/units/${cliff}/calendar`, { calendar_url: null, typical_guests: 6 })],
       ['a new stay', () => addStays(t, c.tenantId, [[cliff, 'c3', '2026-06-20', '2026-06-23', 4]])],

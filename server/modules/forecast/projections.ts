@@ -120,8 +120,12 @@ function stored(unit: UnitRow, projected: readonly Projected[]): Stored {
 /** Properties per statement when storing projections (a property's lines are a few kilobytes). */
 const STORE_SLICE = 200;
 
-/** Projects the properties `unitIds` up to `end` and stores the result, inside the caller's transaction. */
-async function computeAndStore(tx: Tx, tenantId: string, now: Date, unitIds: readonly string[], end: Scope['end']): Promise<Stored[]> {
+/**
+ * Projects the properties `unitIds` up to `end` and stores the result as computed with the rates
+ * learned at `learnedAt` (read before the projection: rates learned again meanwhile leave it
+ * stale, never wrongly current), inside the caller's transaction.
+ */
+async function computeAndStore(tx: Tx, tenantId: string, now: Date, learnedAt: string | null, unitIds: readonly string[], end: Scope['end']): Promise<Stored[]> {
   if (unitIds.length === 0) return [];
   const { units, pairsOf } = await project(tx, tenantId, now, { units: sql`u.id = any(${pgArray(unitIds)}::uuid[])`, end, every: false });
   const rows = units.map((unit) => stored(unit, pairsOf.get(unit.unit_id) ?? []));
@@ -129,7 +133,7 @@ async function computeAndStore(tx: Tx, tenantId: string, now: Date, unitIds: rea
     await tx.execute(sql`
       insert into unit_projections (tenant_id, unit_id, end_day, day, rates_learned_at, stays, items_short, first_shortfall_date, first_runs_out,
         first_item_id, short_json, pick_json, brings)
-      select ${tenantId}, r.unit_id, r.end_day, r.day, (select max(learned_at) from item_usage_rates where tenant_id = ${tenantId}),
+      select ${tenantId}, r.unit_id, r.end_day, r.day, ${learnedAt}::timestamptz,
         r.stays, r.items_short, r.first_shortfall_date, r.first_runs_out, r.first_item_id, r.short_json, r.pick_json, r.brings
       from json_to_recordset(${JSON.stringify(rows.slice(k, k + STORE_SLICE))}::json) as r(unit_id uuid, end_day date, day date, stays int,
         items_short int, first_shortfall_date date, first_runs_out boolean, first_item_id uuid, short_json text, pick_json text, brings json)
@@ -149,12 +153,18 @@ async function computeAndStore(tx: Tx, tenantId: string, now: Date, unitIds: rea
 async function refresh({ db, tenantId, now, scope }: RefreshArgs): Promise<UnitProjection[]> {
   return withTenant(db, tenantId, async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(${REFRESH_LOCK}, hashtext(${tenantId}))`);
+    const [rates] = await queryRows<{ learned_at: string | null }>(
+      tx,
+      sql`select max(learned_at)::text as learned_at from item_usage_rates where tenant_id = ${tenantId}`,
+    );
+    const learnedAt = rates?.learned_at ?? null;
     const rows = await scopeRows(tx, tenantId, now, scope, true);
     const stale = rows.filter((r) => !r.current);
     if (stale.length === 0) return rows.map(asProjection);
-    const fresh = new Map((await computeAndStore(tx, tenantId, now, stale.map((r) => r.unit_id), scope.end)).map((p) => [p.unit_id, ranking(p)]));
+    const fresh = new Map((await computeAndStore(tx, tenantId, now, learnedAt, stale.map((r) => r.unit_id), scope.end)).map((p) => [p.unit_id, ranking(p)]));
     const consumed = stale.flatMap((r) => r.change_ids ?? []);
-    const changed = stale.filter((r) => (r.change_ids ?? []).length > 0).map((r) => r.unit_id);
+    // A property deleted since the scope was read has no projection and nothing to compute again.
+    const changed = stale.filter((r) => (r.change_ids ?? []).length > 0 && fresh.has(r.unit_id)).map((r) => r.unit_id);
     if (changed.length > 0) {
       // A changed property's other projections of today are computed again (module comment).
       const others = await queryRows<{ end_day: string; unit_ids: string[] }>(
@@ -165,8 +175,10 @@ async function refresh({ db, tenantId, now, scope }: RefreshArgs): Promise<UnitP
               on p.unit_id = x.unit_id and p.end_day <> x.end_day and p.day = x.day
             where p.tenant_id = ${tenantId} group by p.end_day`,
       );
-      for (const other of others) await computeAndStore(tx, tenantId, now, other.unit_ids, { date: other.end_day });
-      await tx.execute(sql`delete from forecast_changes where tenant_id = ${tenantId} and id = any(${pgArray(consumed)}::bigint[])`);
+      for (const other of others) await computeAndStore(tx, tenantId, now, learnedAt, other.unit_ids, { date: other.end_day });
+    }
+    if (consumed.length > 0) {
+      await tx.execute(sql`delete from forecast_changes where tenant_id = ${tenantId} and id = any(${pgArray(consumed)}::uuid[])`);
     }
     // Projections of past days are never current again; change rows of a property without
     // projections (one deleted, or never projected) change nothing stored.
