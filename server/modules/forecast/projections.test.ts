@@ -12,6 +12,7 @@ import { withTenant } from '../../db/tenant-tx';
 import { addStays, company, ok, type Company } from '../../test/forecast-fixtures';
 import { api, backends, createTestApp, type TestApp } from '../../test/harness';
 import { ledgerMismatches } from '../../test/stock-fixtures';
+import { computeCompanyForecast } from './service';
 
 /** Today is 2026-06-15 in UTC. */
 const NOW = new Date('2026-06-15T12:00:00Z');
@@ -132,6 +133,20 @@ describe.each(backends)('forecast read model (%s)', (backend) => {
     const now = await answers();
     expect(now).toEqual(await fresh());
     expect(await changes()).toBe(0);
+  });
+
+  it('computes every property’s projection ahead of the reads, as the rates job does after learning', async () => {
+    await t.database.db.execute(sql`delete from unit_projections`);
+    await computeCompanyForecast(t.database.db, c.tenantId, NOW);
+    const ahead = await queryRows<{ unit_id: string; end_day: string }>(
+      t.database.db,
+      sql`select unit_id, end_day::text as end_day from unit_projections where tenant_id = ${c.tenantId} order by unit_id`,
+    );
+    expect(ahead).toEqual([beach, cliff].sort().map((unit_id) => ({ unit_id, end_day: '2026-06-22' })));
+    const forecast = ok(await api(t, c.cookie, 'GET', '/api/forecast?horizon=7'));
+    expect(await stored()).toBe(2);
+    await t.database.db.execute(sql`delete from unit_projections`);
+    expect(ok(await api(t, c.cookie, 'GET', '/api/forecast?horizon=7'))).toEqual(forecast);
   });
 
   it('keeps no change rows for properties without projections', async () => {

@@ -33,7 +33,8 @@ describe.each(backends)('usage rates refreshed in the background (%s)', (backend
   it('schedules a company after its first refresh, learns again when its job runs, and ends the chain of a company that is gone', async () => {
     const queue = await startJobQueue(t.database, { pollingIntervalSeconds: 0.5 });
     try {
-      await startRatesJobs(queue, t.database.db, () => new Date());
+      const afterLearning: string[] = [];
+      await startRatesJobs(queue, t.database.db, () => new Date(), async (tenantId) => void afterLearning.push(tenantId));
       await freshRates(t.database.db, s.tenantId, new Date());
       expect(await learned()).toBe(2);
       expect((await jobs()).map((j) => [j.tenant, j.state, j.later])).toEqual([[s.tenantId, 'created', true]]);
@@ -43,6 +44,8 @@ describe.each(backends)('usage rates refreshed in the background (%s)', (backend
       await queue.boss.send(RATES_JOB, { tenantId: s.tenantId });
       for (let i = 0; i < 80 && (await learned()) === 0; i++) await sleep(250);
       expect(await learned()).toBe(2);
+      for (let i = 0; i < 40 && afterLearning.length === 0; i++) await sleep(100);
+      expect(afterLearning).toEqual([s.tenantId]);
       const waiting = (await jobs()).filter((j) => j.tenant === s.tenantId && j.later && j.state === 'created');
       expect(waiting).toHaveLength(1);
 
@@ -55,6 +58,7 @@ describe.each(backends)('usage rates refreshed in the background (%s)', (backend
       }
       expect(done).toMatchObject({ state: 'completed', output: { skipped: 'no such company' } });
       expect((await jobs()).filter((j) => j.tenant === gone && j.later)).toEqual([]);
+      expect(afterLearning).toEqual([s.tenantId]);
     } finally {
       await queue.stop();
     }

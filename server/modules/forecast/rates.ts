@@ -151,9 +151,10 @@ const schedulers = new WeakMap<Db, (tenantId: string) => Promise<void>>();
  * job per company that queues the company's next run, {@link RATES_REFRESH_HOURS} later, before
  * learning, so the schedule survives restarts and failures; the `stately` policy keeps one waiting
  * run per company. A company's first job is queued by its first inline refresh. A company that
- * no longer exists ends its chain.
+ * no longer exists ends its chain. `afterLearning(tenantId)` runs after each learning, in the job
+ * (the forecast computes its projections with the new rates there, not in someone's request).
  */
-export async function startRatesJobs(queue: JobQueue, db: Db, now: () => Date): Promise<void> {
+export async function startRatesJobs(queue: JobQueue, db: Db, now: () => Date, afterLearning?: (tenantId: string) => Promise<void>): Promise<void> {
   const { boss } = queue;
   await boss.createQueue(RATES_JOB, { name: RATES_JOB, policy: 'stately', retryLimit: 3, retryDelay: 60, retryBackoff: true });
   const next = async (tenantId: string) =>
@@ -164,6 +165,7 @@ export async function startRatesJobs(queue: JobQueue, db: Db, now: () => Date): 
     if (exists.length === 0) return { skipped: 'no such company' };
     await next(tenantId);
     await sharedRefresh({ db, tenantId, now: now() });
+    await afterLearning?.(tenantId);
     return { refreshed: true };
   });
   schedulers.set(db, next);

@@ -24,12 +24,12 @@ import { coalesce } from '../../lib/coalesce';
 import type { TenantIdentity } from '../auth/session';
 import { startRatesJobs } from './rates';
 import { sendJsonText } from '../../lib/json-text';
-import { companyForecast, deliverPickList, forecastSummary, garageOrderForecast, garagePickList, unitForecast } from './service';
+import { companyForecast, computeCompanyForecast, deliverPickList, forecastSummary, garageOrderForecast, garagePickList, unitForecast } from './service';
 
 /** `jobs`: the started job queue, which then refreshes the learned rates in the background (rates.ts). */
 export async function forecastRoutes(fastify: FastifyInstance, opts: { ctx: AppContext; jobs?: JobQueue }): Promise<void> {
   const { ctx } = opts;
-  if (opts.jobs) await startRatesJobs(opts.jobs, ctx.db, ctx.now);
+  if (opts.jobs) await startRatesJobs(opts.jobs, ctx.db, ctx.now, (tenantId) => computeCompanyForecast(ctx.db, tenantId, ctx.now()));
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['forecast'];
   const gated = ['NO_TENANT', 'SUBSCRIPTION_REQUIRED'] as const;

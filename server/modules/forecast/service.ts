@@ -8,6 +8,7 @@
  */
 import { sql } from 'drizzle-orm';
 import {
+  DEFAULT_FORECAST_HORIZON,
   PICK_LIST_DAYS_AHEAD,
   PICK_LIST_HORIZON_DAYS,
   FORECAST_PROPERTIES_SHOWN,
@@ -35,7 +36,7 @@ import { isStay } from '../stays/stay-rules';
 import { nightsOf } from './model';
 import { stayGuestsSql } from './model-sql';
 import { byName, byText, itemForecast, project } from './project';
-import { storedJson, withProjections, type UnitProjection } from './projections';
+import { refreshProjections, storedJson, withProjections, type UnitProjection } from './projections';
 import { freshRates } from './rates';
 
 /**
@@ -109,6 +110,15 @@ async function shownProperties(tx: Tx, tenantId: string, ranking: Ranking, count
 
 /** The projections of every property of the company over `horizon` days. */
 const horizonScope = (horizon: number) => ({ key: `days:${horizon}`, units: sql`true`, end: { days: horizon } });
+
+/**
+ * Computes the projections the Forecast screen's default horizon and the Dashboard card read
+ * for every property, learning the rates first when stale: the
+ * rates job calls it after learning, so that no request pays for the whole company.
+ */
+export async function computeCompanyForecast(db: Db, tenantId: string, now: Date): Promise<void> {
+  for (const horizon of new Set([DEFAULT_FORECAST_HORIZON, SUMMARY_HORIZON_DAYS])) await refreshProjections(db, tenantId, now, horizonScope(horizon));
+}
 
 /**
  * GET /api/forecast: the properties that would start a check-in short of some item within
