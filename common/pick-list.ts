@@ -2,7 +2,8 @@
  * Reading the item quantities of a pick list (GET /api/garages/:id/pick-list, contracts/forecast.ts):
  * the garage's stock and a property's garage shortfalls list only the items with something to say,
  * so an item not listed has 0. The Pick list screen, the morning email and the browser tests read
- * them through here so that the rule lives in one place.
+ * them through here so that the rule lives in one place; so does the garage's allocation of its
+ * stock over the lines, which the server answers and the screen plans again with typed quantities.
  */
 import type { ItemQuantity, PickListAnswer, PickListProperty } from './contracts/forecast';
 
@@ -28,4 +29,20 @@ export function garageQuantities(answer: Pick<PickListAnswer, 'garage_stock'>): 
  */
 export function lineShortfalls(property: Pick<PickListProperty, 'garage_shortfalls'>): (itemId: string) => number {
   return lookup(property.garage_shortfalls);
+}
+
+/**
+ * The garage's allocation of its stock over a pick list's lines taken in list order (docs/product.md
+ * "Pick lists"): each line takes what is left of its item after the lines before it.
+ * @param garageQuantity the garage's stock of an item now (pieces, by item id).
+ * @returns `take(itemId, quantity)`, to call once per line in order: what of `quantity` the
+ *   garage cannot cover (pieces, 0 when it covers all).
+ */
+export function garageAllocation(garageQuantity: (itemId: string) => number): (itemId: string, quantity: number) => number {
+  const taken = new Map<string, number>();
+  return (itemId, quantity) => {
+    const before = taken.get(itemId) ?? 0;
+    taken.set(itemId, before + quantity);
+    return Math.max(0, quantity - Math.max(0, garageQuantity(itemId) - before));
+  };
 }

@@ -133,6 +133,21 @@ export const byName = new Intl.Collator('en').compare;
 /** Orders ids and 'YYYY-MM-DD' days by their characters. */
 export const byText = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
+/**
+ * The company's items in name order ({@link byName}, then id), inside the caller's tenant
+ * transaction; `name_rank` is the place of the item's name among the distinct names, so that
+ * callers sorting many rows by item name compare numbers (a collator is a hundred times slower).
+ */
+export async function itemsInNameOrder(tx: Tx, tenantId: string): Promise<{ id: string; name: string; category: string; name_rank: number }[]> {
+  const items = await queryRows<{ id: string; name: string; category: string }>(tx, sql`select id, name, category from items where tenant_id = ${tenantId}`);
+  items.sort((a, b) => byName(a.name, b.name) || byText(a.id, b.id));
+  let rank = 0;
+  return items.map((item, k) => {
+    if (k > 0 && byName(items[k - 1]!.name, item.name) !== 0) rank++;
+    return { ...item, name_rank: rank };
+  });
+}
+
 /** Rounds an expected quantity to one decimal, as the answers show it. */
 export const oneDecimal = (n: number): number => Math.round(n * 10) / 10;
 
@@ -176,8 +191,7 @@ export async function project(tx: Tx, tenantId: string, now: Date, scope: Scope)
   );
   // Items in name order once; stock rows then sort by the item's place (comparing names 46,000
   // times with a collator cost 1.5 s on a large company).
-  const items = await queryRows<{ id: string; name: string; category: string }>(tx, sql`select id, name, category from items where tenant_id = ${tenantId}`);
-  items.sort((a, b) => byName(a.name, b.name) || byText(a.id, b.id));
+  const items = await itemsInNameOrder(tx, tenantId);
   const itemAt = new Map(items.map((item, place) => [item.id, { item, place }]));
   const pairs: PairRow[] = rows
     .map((r) => ({ row: r, at: itemAt.get(r.item_id)! }))

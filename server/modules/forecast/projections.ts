@@ -84,8 +84,7 @@ async function scopeRows(tx: Tx, tenantId: string, now: Date, scope: ProjectionS
 }
 
 /** What is stored of a property's projection: its ranking and the parts of the answers, as JSON text. */
-interface Stored extends Omit<UnitProjection, 'unit_id'> {
-  unit_id: string;
+interface Stored extends UnitProjection {
   short_json: string;
   pick_json: string;
   brings: [string, number][];

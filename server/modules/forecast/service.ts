@@ -24,6 +24,7 @@ import {
   type ForecastSummary,
   type UnitForecastAnswer,
 } from '../../../common/contracts/forecast';
+import { garageAllocation } from '../../../common/pick-list';
 import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
@@ -35,26 +36,9 @@ import { addLocalDays, companyZone, localDay } from '../stays/local-days';
 import { isStay } from '../stays/stay-rules';
 import { nightsOf } from './model';
 import { stayGuestsSql } from './model-sql';
-import { byName, byText, itemForecast, project } from './project';
+import { byName, byText, itemForecast, itemsInNameOrder, project } from './project';
 import { refreshProjections, storedJson, withProjections, type UnitProjection } from './projections';
 import { freshRates } from './rates';
-
-/**
- * The rank of each of the company's items by name (items of one name share it), so that sorting
- * compares numbers: a collator compares names a hundred times slower, and a large company's
- * forecast sorts 1,000 properties by their first short item.
- */
-async function itemNameRanks(tx: Tx, tenantId: string): Promise<Map<string, number>> {
-  const items = await queryRows<{ id: string; name: string }>(tx, sql`select id, name from items where tenant_id = ${tenantId}`);
-  items.sort((a, b) => byName(a.name, b.name));
-  const ranks = new Map<string, number>();
-  let rank = 0;
-  items.forEach((item, k) => {
-    if (k > 0 && byName(items[k - 1]!.name, item.name) !== 0) rank++;
-    ranks.set(item.id, rank);
-  });
-  return ranks;
-}
 
 /** The company's properties short within a horizon, ranked, with what the answers say of the whole company. */
 interface Ranking {
@@ -74,7 +58,7 @@ interface Ranking {
  */
 async function rankShort(tx: Tx, tenantId: string, now: Date, found: { learnedAt: Date; projections: UnitProjection[] }): Promise<Ranking> {
   const today = localDay(now, await companyZone(tx, tenantId));
-  const ranks = await itemNameRanks(tx, tenantId);
+  const ranks = new Map((await itemsInNameOrder(tx, tenantId)).map((item) => [item.id, item.name_rank]));
   const units = new Map(
     (
       await queryRows<{ id: string; name: string; garage_id: string | null; garage_name: string | null }>(
@@ -100,12 +84,19 @@ async function rankShort(tx: Tx, tenantId: string, now: Date, found: { learnedAt
 
 /**
  * The first `count` properties of `ranking` with their short items as stored (JSON text of
- * PropertyForecast `items`), in the ranking's order, inside the caller's tenant transaction.
+ * PropertyForecast `items`), in the ranking's order, inside the caller's tenant transaction. The
+ * stays and first shortfall come with the items, from one stored row; a property deleted since
+ * the ranking was read, or stored again since and no longer short, is left out.
  */
 async function shownProperties(tx: Tx, tenantId: string, ranking: Ranking, count: number) {
   const shown = ranking.short.slice(0, count);
   const stored = await storedJson(tx, tenantId, 'short_json', shown);
-  return shown.map((p) => ({ unit: ranking.units.get(p.unit_id)!, stays: p.stays, first_shortfall_date: p.first_shortfall_date!, items: stored.get(p.unit_id)!.json }));
+  return shown.flatMap((p) => {
+    const part = stored.get(p.unit_id);
+    return part?.first_shortfall_date
+      ? [{ unit: ranking.units.get(p.unit_id)!, stays: part.stays, first_shortfall_date: part.first_shortfall_date, items: part.json }]
+      : [];
+  });
 }
 
 /** The projections of every property of the company over `horizon` days. */
@@ -221,16 +212,15 @@ export async function unitForecast(db: Db, who: TenantIdentity, unitId: string, 
 
 /**
  * What a garage of stock `stock` (item id → quantity) cannot cover of the lines `brings` ([item
- * id, quantity to bring]) of properties served in that order: each line takes what is left of its
- * item after the lines before it. Per property, the items it misses some of, with how many.
+ * id, quantity to bring]) of properties served in that order (common/pick-list.ts
+ * `garageAllocation`). Per property, the items it misses some of, with how many.
  */
 function garageShortfalls(stock: ReadonlyMap<string, number>, brings: readonly (readonly [string, number])[][]): ItemQuantity[][] {
-  const left = new Map(stock);
+  const take = garageAllocation((itemId) => stock.get(itemId) ?? 0);
   return brings.map((lines) =>
     lines.flatMap(([itemId, bring]) => {
-      const available = left.get(itemId) ?? 0;
-      left.set(itemId, Math.max(0, available - bring));
-      return bring > available ? [{ item_id: itemId, quantity: bring - available }] : [];
+      const short = take(itemId, bring);
+      return short > 0 ? [{ item_id: itemId, quantity: short }] : [];
     }),
   );
 }

@@ -5,6 +5,7 @@
  */
 import { wholeNumber } from '../../../common/contracts/fields';
 import type { PickListProperty } from '../../../common/contracts/forecast';
+import { garageAllocation } from '../../../common/pick-list';
 import { numberText } from '../../lib/number-text';
 
 /** A line's typed quantity: empty reads as 0; a fraction, a negative or more than 1,000,000 is refused with the field's message. */
@@ -29,7 +30,8 @@ export interface PlannedLine {
  * Plans every line of `properties` (in the server's arrival order) with the quantities typed in
  * `typed` (by {@link lineKey}; a line not typed takes its `bring`). The garage's stock of an item
  * now (`garageQuantity`, pieces by item id, as common/pick-list.ts garageQuantities reads it)
- * goes to the properties in that order, as the delivery round would take it.
+ * goes to the properties in that order, as the delivery round would take it (common/pick-list.ts
+ * `garageAllocation`).
  * @returns the planned lines, by {@link lineKey}.
  */
 export function planLines(
@@ -37,7 +39,7 @@ export function planLines(
   garageQuantity: (itemId: string) => number,
   typed: ReadonlyMap<string, string>,
 ): Map<string, PlannedLine> {
-  const taken = new Map<string, number>();
+  const take = garageAllocation(garageQuantity);
   const planned = new Map<string, PlannedLine>();
   for (const property of properties) {
     for (const line of property.lines) {
@@ -45,16 +47,13 @@ export function planLines(
       const text = typed.get(key) ?? String(line.bring);
       const parsed = lineQuantity.safeParse(text.trim());
       const quantity = parsed.success ? parsed.data : null;
-      const before = taken.get(line.item_id) ?? 0;
-      const left = Math.max(0, garageQuantity(line.item_id) - before);
-      const wanted = quantity ?? 0;
-      taken.set(line.item_id, before + wanted);
+      const short = take(line.item_id, quantity ?? 0);
       planned.set(key, {
         itemId: line.item_id,
         text,
         quantity,
         error: parsed.success ? undefined : parsed.error.issues[0]?.message,
-        short: Math.max(0, wanted - left),
+        short,
       });
     }
   }
