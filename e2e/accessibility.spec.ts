@@ -50,6 +50,13 @@ const dialog = (button: string | RegExp, title: string): Pick<Screen, 'open' | '
   },
   scope: '[role="dialog"]',
 });
+/** The demo's Forecast screen, where the pick lists are opened from. */
+const onForecast: Pick<Screen, 'who' | 'path' | 'title' | 'ready'> = {
+  who: 'demo',
+  path: '/forecast',
+  title: 'Forecast',
+  ready: (page) => page.getByTestId('forecast-property').first(),
+};
 const saveStep = (step: string, data: unknown) => async (request: APIRequestContext, url: string) => {
   const res = await request.post(`${url}/api/onboarding/${step}`, { data });
   expect(res.ok(), `${step}: ${await res.text()}`).toBe(true);
@@ -137,13 +144,10 @@ const screens: Screen[] = [
       return page.getByRole('heading', { level: 1, name: /^Count / });
     },
   },
-  { name: 'forecast', who: 'demo', path: '/forecast', title: 'Forecast', ready: (page) => page.getByTestId('forecast-property').first() },
+  { name: 'forecast', ...onForecast },
   {
     name: 'pick list',
-    who: 'demo',
-    path: '/forecast',
-    title: 'Forecast',
-    ready: (page) => page.getByTestId('forecast-property').first(),
+    ...onForecast,
     open: async (page) => {
       await page.getByRole('link', { name: /^Pick list: / }).first().click();
       await expect(page).toHaveTitle('Pick list · Inventory Manager');
@@ -152,10 +156,7 @@ const screens: Screen[] = [
   },
   {
     name: 'pick list: mark as delivered',
-    who: 'demo',
-    path: '/forecast',
-    title: 'Forecast',
-    ready: (page) => page.getByTestId('forecast-property').first(),
+    ...onForecast,
     open: async (page) => {
       await page.getByRole('link', { name: /^Pick list: / }).first().click();
       await page.getByRole('button', { name: /^Mark as delivered/ }).first().click();
