@@ -5,7 +5,7 @@
  * them through here so that the rule lives in one place; so does the garage's allocation of its
  * stock over the lines, which the server answers and the screen plans again with typed quantities.
  */
-import type { ItemQuantity, PickListAnswer, PickListProperty } from './contracts/forecast';
+import type { ItemQuantity, PickListAnswer, PickListUnit } from './contracts/forecast';
 
 /** The quantity of an item id in `list` (pieces), 0 when it is not listed. */
 function lookup(list: readonly ItemQuantity[]): (itemId: string) => number {
@@ -27,7 +27,7 @@ export function garageQuantities(answer: Pick<PickListAnswer, 'garage_stock'>): 
  * before have taken theirs, from the property's `garage_shortfalls`.
  * @returns a function of an item id giving pieces (0 when the garage covers the line in full).
  */
-export function lineShortfalls(property: Pick<PickListProperty, 'garage_shortfalls'>): (itemId: string) => number {
+export function lineShortfalls(property: Pick<PickListUnit, 'garage_shortfalls'>): (itemId: string) => number {
   return lookup(property.garage_shortfalls);
 }
 

@@ -97,8 +97,11 @@ export const forecastStay = z.object({
 });
 export type ForecastStay = z.infer<typeof forecastStay>;
 
-/** A property that would start a check-in short, with the items concerned only. */
-export const propertyForecast = z.object({
+/**
+ * A unit (on screen, a property) that would start a check-in short, with the items concerned only.
+ * The answers' `properties…` fields keep their names: clients read them.
+ */
+export const shortUnitForecast = z.object({
   unit_id: z.string(),
   unit_name: z.string(),
   garage_id: z.string().nullable(),
@@ -108,7 +111,9 @@ export const propertyForecast = z.object({
   stays: z.number().int(),
   items: z.array(itemForecast),
 });
-export type PropertyForecast = z.infer<typeof propertyForecast>;
+export type ShortUnitForecast = z.infer<typeof shortUnitForecast>;
+/** @deprecated The former name of {@link ShortUnitForecast}. */
+export type PropertyForecast = ShortUnitForecast;
 
 /** GET /api/forecast: properties that would start a check-in short, most urgent first. */
 export const forecastAnswer = z.object({
@@ -117,7 +122,7 @@ export const forecastAnswer = z.object({
   today: z.string(),
   /** Properties with a shortfall in the horizon, over all (the list may be cut). */
   properties_short: z.number().int(),
-  properties: z.array(propertyForecast),
+  properties: z.array(shortUnitForecast),
   /** Properties with at least one stay in the horizon. */
   properties_with_stays: z.number().int(),
   /** When the usage rates were learned (ISO instant), null before the first time. */
@@ -174,7 +179,8 @@ export type PickListLine = z.infer<typeof pickListLine>;
 export const itemQuantity = z.object({ item_id: z.string(), quantity: z.number().int() });
 export type ItemQuantity = z.infer<typeof itemQuantity>;
 
-export const pickListProperty = z.object({
+/** One unit (on screen, a property) of a pick list: its arrivals and what to take there. */
+export const pickListUnit = z.object({
   unit_id: z.string(),
   unit_name: z.string(),
   address: z.string(),
@@ -186,7 +192,9 @@ export const pickListProperty = z.object({
    */
   garage_shortfalls: z.array(itemQuantity),
 });
-export type PickListProperty = z.infer<typeof pickListProperty>;
+export type PickListUnit = z.infer<typeof pickListUnit>;
+/** @deprecated The former name of {@link PickListUnit}. */
+export type PickListProperty = PickListUnit;
 
 /** GET /api/garages/:id/pick-list: what to take from one garage on one day, by property in arrival order. */
 export const pickListAnswer = z.object({
@@ -196,7 +204,7 @@ export const pickListAnswer = z.object({
   horizon_days: z.number().int(),
   /** The garage's stock now of every item it holds. */
   garage_stock: z.array(itemQuantity),
-  properties: z.array(pickListProperty),
+  properties: z.array(pickListUnit),
 });
 export type PickListAnswer = z.infer<typeof pickListAnswer>;
 
@@ -228,7 +236,7 @@ export const orderForecastLine = z.object({
   minimum_threshold: z.number().int(),
   /** What the garage's properties need brought over the lead time (sum of their `bring`). */
   needed: z.number().int(),
-  /** max(0, needed + minimum_threshold − garage_quantity). */
+  /** What to order, whole pieces >= 0: `orderQuantity` of contracts/stock.ts (docs/product.md "Pick lists"). */
   order: z.number().int(),
 });
 export type OrderForecastLine = z.infer<typeof orderForecastLine>;

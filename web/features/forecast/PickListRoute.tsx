@@ -9,7 +9,7 @@ import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import toast from 'react-hot-toast';
 import { ArrowLeft, Printer } from 'lucide-react';
-import type { PickListAnswer, PickListProperty } from '../../../common/contracts/forecast';
+import type { PickListAnswer, PickListUnit } from '../../../common/contracts/forecast';
 import { garageQuantities } from '../../../common/pick-list';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button, buttonClasses } from '../../components/ui/Button';
@@ -39,8 +39,8 @@ function PickListContent({ answer }: { answer: PickListAnswer }) {
   /** Quantities typed, by line key; a line not typed shows what the server says to bring. */
   const [typed, setTyped] = useState<ReadonlyMap<string, string>>(new Map());
   /** Properties delivered on this screen, kept as they were: the list read again no longer holds them. */
-  const [delivered, setDelivered] = useState<ReadonlyMap<string, { property: PickListProperty; lines: DeliveryLine[] }>>(new Map());
-  const [confirming, setConfirming] = useState<{ property: PickListProperty; lines: DeliveryLine[] } | null>(null);
+  const [delivered, setDelivered] = useState<ReadonlyMap<string, { property: PickListUnit; lines: DeliveryLine[] }>>(new Map());
+  const [confirming, setConfirming] = useState<{ property: PickListUnit; lines: DeliveryLine[] } | null>(null);
   const [refusal, setRefusal] = useState<string>();
 
   const open = answer.properties.filter((property) => !delivered.has(property.unit_id));
@@ -48,7 +48,7 @@ function PickListContent({ answer }: { answer: PickListAnswer }) {
   const planned = planLines(open, garageQuantity, typed);
   const day = formatCalendarDay(answer.date);
 
-  const askDeliver = (property: PickListProperty) => {
+  const askDeliver = (property: PickListUnit) => {
     const result = deliveryLines(property, planned);
     if ('error' in result) toast.error(result.error);
     else if (result.lines.length === 0) toast.error('Nothing to deliver: every quantity is 0');

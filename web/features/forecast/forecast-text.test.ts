@@ -1,9 +1,9 @@
 /** The Forecast screen's wording: shortfalls, empty states, the cut list, the garages' pick lists. */
 import { describe, expect, it } from 'vitest';
-import type { PropertyForecast } from '../../../common/contracts/forecast';
+import type { ShortUnitForecast } from '../../../common/contracts/forecast';
 import { forecastEmptyState, garagesOf, itemUseText, moreShortText, shortfallText } from './forecast-text';
 
-const property = (unit_id: string, garage_id: string | null, garage_name: string | null): PropertyForecast => ({
+const property = (unit_id: string, garage_id: string | null, garage_name: string | null): ShortUnitForecast => ({
   unit_id,
   unit_name: unit_id,
   garage_id,

@@ -2,7 +2,7 @@
  * The wording of the Forecast screen (docs/product.md "Screens: Forecast"): why an item would start
  * a check-in short, what the answer's emptiness means, and the garages whose pick lists to open.
  */
-import type { ForecastAnswer, ItemForecast, PropertyForecast } from '../../../common/contracts/forecast';
+import type { ForecastAnswer, ItemForecast, ShortUnitForecast } from '../../../common/contracts/forecast';
 import { formatCalendarDay } from '../../lib/format';
 
 /**
@@ -39,7 +39,7 @@ export function moreShortText(answer: Pick<ForecastAnswer, 'properties' | 'prope
 }
 
 /** The garages of the listed properties, once each, in the order they first appear (most urgent first). */
-export function garagesOf(properties: readonly PropertyForecast[]): { id: string; name: string }[] {
+export function garagesOf(properties: readonly ShortUnitForecast[]): { id: string; name: string }[] {
   const seen = new Map<string, string>();
   for (const property of properties) {
     if (property.garage_id !== null && !seen.has(property.garage_id)) seen.set(property.garage_id, property.garage_name ?? 'Garage');

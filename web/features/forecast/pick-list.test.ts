@@ -1,6 +1,6 @@
 /** The Pick list screen's rules: typed quantities, the garage's stock shared in arrival order, the lines sent, the toast. */
 import { describe, expect, it } from 'vitest';
-import type { PickListProperty } from '../../../common/contracts/forecast';
+import type { PickListUnit } from '../../../common/contracts/forecast';
 import { garageQuantities } from '../../../common/pick-list';
 import { deliveredMessage, deliveryLines, lineKey, planLines } from './pick-list';
 
@@ -12,7 +12,7 @@ const line = (item_id: string, bring: number) => ({
   bring,
 });
 
-const property = (unit_id: string, lines: PickListProperty['lines']): PickListProperty => ({
+const property = (unit_id: string, lines: PickListUnit['lines']): PickListUnit => ({
   unit_id,
   unit_name: unit_id === 'u1' ? 'Beach House' : 'Lake Cabin',
   address: '1 Main St',

@@ -4,7 +4,7 @@
  * once the properties listed before have taken theirs, and the toast of a delivery.
  */
 import { wholeNumber } from '../../../common/contracts/fields';
-import type { PickListProperty } from '../../../common/contracts/forecast';
+import type { PickListUnit } from '../../../common/contracts/forecast';
 import { garageAllocation } from '../../../common/pick-list';
 import { numberText } from '../../lib/number-text';
 
@@ -35,7 +35,7 @@ export interface PlannedLine {
  * @returns the planned lines, by {@link lineKey}.
  */
 export function planLines(
-  properties: readonly PickListProperty[],
+  properties: readonly PickListUnit[],
   garageQuantity: (itemId: string) => number,
   typed: ReadonlyMap<string, string>,
 ): Map<string, PlannedLine> {
@@ -64,7 +64,7 @@ export function planLines(
  * The lines to send for one property: those with a quantity above 0.
  * @returns the lines, or the first field message when a typed quantity is refused.
  */
-export function deliveryLines(property: PickListProperty, planned: ReadonlyMap<string, PlannedLine>): { lines: { item_id: string; item_name: string; quantity: number }[] } | { error: string } {
+export function deliveryLines(property: PickListUnit, planned: ReadonlyMap<string, PlannedLine>): { lines: { item_id: string; item_name: string; quantity: number }[] } | { error: string } {
   const lines: { item_id: string; item_name: string; quantity: number }[] = [];
   for (const line of property.lines) {
     const plan = planned.get(lineKey(property.unit_id, line.item_id));

@@ -7,19 +7,19 @@
 import { Link } from 'react-router';
 import { CircleCheck, PackageCheck } from 'lucide-react';
 import { grouped, MAX_QUANTITY } from '../../../../common/contracts/fields';
-import type { PickListProperty } from '../../../../common/contracts/forecast';
+import type { PickListUnit } from '../../../../common/contracts/forecast';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { formatCalendarDay } from '../../../lib/format';
 import { lineKey, type PlannedLine } from '../pick-list';
 
 /** 'Arrives Fri, Nov 27 · 2 guests · 3 nights'. */
-export function arrivalText(arrival: PickListProperty['arrivals'][number]): string {
+export function arrivalText(arrival: PickListUnit['arrivals'][number]): string {
   return `Arrives ${formatCalendarDay(arrival.arrival_date)} · ${arrival.guests} ${arrival.guests === 1 ? 'guest' : 'guests'} · ${arrival.nights} ${arrival.nights === 1 ? 'night' : 'nights'}`;
 }
 
 interface PickListPropertyCardProps {
-  property: PickListProperty;
+  property: PickListUnit;
   garageName: string;
   /** The garage's stock of an item now (pieces, by item id). */
   garageQuantity: (itemId: string) => number;

@@ -5,13 +5,13 @@
  */
 import { Link } from 'react-router';
 import { CalendarDays, Warehouse } from 'lucide-react';
-import type { PropertyForecast } from '../../../../common/contracts/forecast';
+import type { ShortUnitForecast } from '../../../../common/contracts/forecast';
 import { Card } from '../../../components/ui/Card';
 import { formatCalendarDay } from '../../../lib/format';
 import { itemUseText, shortfallText } from '../forecast-text';
 
 /** Renders the card; `horizonDays` words the expected use. */
-export function PropertyForecastCard({ property, horizonDays }: { property: PropertyForecast; horizonDays: number }) {
+export function PropertyForecastCard({ property, horizonDays }: { property: ShortUnitForecast; horizonDays: number }) {
   const headingId = `forecast-${property.unit_id}`;
   return (
     <Card aria-labelledby={headingId} className="flex flex-col gap-3 p-4" data-testid="forecast-property">
