@@ -1,6 +1,6 @@
 /**
  * GET /api/dashboard — everything the Dashboard shows, in one request (docs/product.md
- * "Screens: Dashboard"; dashboard stats, logs and alerts in "Entities"). Paging (5 per page)
+ * "Screens: Dashboard"; dashboard stats, movements and alerts in "Entities"). Paging (5 per page)
  * happens in the browser. Written with `zod/mini`, as the dashboard's first answers are
  * (common/contracts/session.ts, decision 016).
  */
@@ -23,7 +23,8 @@ export const dashboardAlert = z.object({
   created_at: z.string(),
 });
 
-export const dashboardLog = z.object({
+/** A movement of the ledger as 'Recent Activity' shows it. */
+export const dashboardMovement = z.object({
   id: z.string(),
   item_name: z.string(),
   quantity_change: z.int(),
@@ -38,8 +39,8 @@ export const dashboardResponse = z.object({
   stats: dashboardStats,
   unit_alerts: z.array(dashboardAlert),
   garage_alerts: z.array(dashboardAlert),
-  recent_activity: z.array(dashboardLog),
+  recent_activity: z.array(dashboardMovement),
 });
 export type DashboardResponse = z.infer<typeof dashboardResponse>;
 export type DashboardAlert = z.infer<typeof dashboardAlert>;
-export type DashboardLog = z.infer<typeof dashboardLog>;
+export type DashboardMovement = z.infer<typeof dashboardMovement>;

@@ -3,7 +3,7 @@
  * in "Server rules"; report types in "Constants and limits"; usage in "Stock movements and
  * statuses"). Every number is computed by the server from the
  * ledger: usage is every decrease of a unit's stock that is not a transfer (consumption and
- * negative counts), costed at the ledger row's unit cost. Dates are UTC days (YYYY-MM-DD);
+ * negative counts), costed at the movement's unit cost. Dates are UTC days (YYYY-MM-DD);
  * money is dollars rounded to cents.
  */
 import { utc } from '@date-fns/utc';

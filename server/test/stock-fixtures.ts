@@ -42,7 +42,7 @@ export async function stockTenant(
   };
 }
 
-/** Stock rows whose quantity differs from the sum of their ledger rows (should be none), over every tenant. */
+/** Stock rows whose quantity differs from the sum of their movements (should be none), over every tenant. */
 export async function ledgerMismatches(t: TestApp): Promise<unknown[]> {
   return queryRows(t.database.db, ledgerMismatchesSql);
 }

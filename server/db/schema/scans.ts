@@ -2,9 +2,9 @@
  * Scans of the AI photo scanner (docs/product.md "AI photo scanner", decision 035): the photo of a
  * location as the server re-encoded it, what the vision model found in it, and whether and how its
  * counts were applied. A scan is applied at most once: the apply locks its row and sets
- * `applied_at` in the transaction that writes the ledger rows, each of which carries the scan's id
+ * `applied_at` in the transaction that writes the movements, each of which carries the scan's id
  * (`inventory_logs.scan_id`). Like the ledger, a scan keeps no foreign key to its location or
- * items: the history outlives them.
+ * items, and outlives them.
  */
 import { sql } from 'drizzle-orm';
 import { check, customType, index, jsonb, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';

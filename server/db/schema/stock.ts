@@ -178,9 +178,10 @@ export type MovementType = (typeof movementTypes)[number];
 const movementTypes = ['initial', 'external_addition', 'restock', 'consumption', 'count', 'scan'] as const;
 
 /**
- * The ledger. For every location and item, the stock quantity equals the sum of its rows'
- * `quantity_change`. Rows keep no foreign key to locations or items: history outlives them.
- * A transfer is two rows sharing `transfer_id` (-n at the garage, +n at the unit).
+ * The ledger, one row per movement. For every location and item, the stock quantity equals the
+ * sum of its movements' `quantity_change`. Movements keep no foreign key to locations or items:
+ * the ledger outlives them. A transfer is two movements sharing `transfer_id` (-n at the garage,
+ * +n at the unit).
  */
 export const inventoryLogs = pgTable(
   'inventory_logs',
@@ -260,7 +261,7 @@ export const unitUsageDaily = pgTable(
  * Usage per garage, item and UTC day, where a unit's usage counts for the garage the unit is
  * assigned to now (units.garage_id): what the reorder report plans from. Kept equal to the
  * ledger's sums by triggers on inventory_logs and on units (a unit that changes garage or is
- * deleted takes its history with it); units without a garage count nowhere. Migration 0006.
+ * deleted takes its past usage with it); units without a garage count nowhere. Migration 0006.
  * garage_usage_weekly holds the same per UTC week (starting Monday), so 90 days are ~13 rows a
  * garage and item instead of 90.
  */

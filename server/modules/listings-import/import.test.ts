@@ -133,8 +133,8 @@ describe.each(backends)('Hostaway import on %s', (backend) => {
       expect(u.garage_id).toBe(s.garageId);
       expect(u.inventory.map((i) => i.quantity)).toEqual([0, 0]);
     }
-    const [logs] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from inventory_logs where type = 'initial' and note = 'Imported from Hostaway'`);
-    expect(logs!.n).toBe(6);
+    const [movements] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from inventory_logs where type = 'initial' and note = 'Imported from Hostaway'`);
+    expect(movements!.n).toBe(6);
     expect(await ledgerMismatches(t)).toEqual([]);
 
     const again = await api(t, s.cookie, 'POST', '/api/hostaway/imports', { garage_id: s.garageId, listings: pick });

@@ -51,7 +51,7 @@ function usageOfWindows(tenantId: string, period: Span, month: Span, cuts: Date[
  * days, in dollars rounded to cents.
  *
  * One statement and one pass over the usage: a large tenant has ~100,000 usage rows a month,
- * read as ~30,000 daily totals per unit plus the ledger rows of the days a window boundary cuts.
+ * read as ~30,000 daily totals per unit plus the movements of the days a window boundary cuts.
  * The usage of the union of the three windows is summed per UTC day, per unit and in total at
  * once (grouping sets), each sum filtered to its own window, so every figure is the same sum as
  * over its window alone.

@@ -1,13 +1,13 @@
 /**
  * The one definition of usage (docs/product.md "Stock movements and statuses"), shared by every
  * report: decreases of a unit's stock that are not transfers — `consumption` and negative `count`
- * rows at units — costed at the ledger row's unit cost. Matches the partial index
+ * movements at units — costed at the movement's unit cost. Matches the partial index
  * inventory_logs_usage_idx and the triggers of migration 0006 that keep the usage totals
  * (unit_usage_daily, garage_usage_daily, garage_usage_weekly; docs/decisions/007-usage-rollups.md).
  *
  * Reports over long spans read whole UTC weeks and days from the totals and only the parts of
- * days cut by an instant of the report (a period that starts at 14:05, say) from the ledger rows,
- * so every sum is exactly the sum of the ledger rows of its span.
+ * days cut by an instant of the report (a period that starts at 14:05, say) from the movements,
+ * so every sum is exactly the sum of the movements of its span.
  */
 import { utc } from '@date-fns/utc';
 import { addDays, eachDayOfInterval, isEqual, isMonday, max, min, startOfDay, subDays } from 'date-fns';
@@ -36,13 +36,13 @@ export function usageRows(tenantId: string, start: Date, end: Date): SQL {
     where l.tenant_id = ${tenantId} and ${isUsageSql} and l.created_at >= ${at(start)} and l.created_at < ${at(end)}`;
 }
 
-/** How a span splits between the totals and the ledger rows (see {@link splitSpan}). */
+/** How a span splits between the totals and the movements (see {@link splitSpan}). */
 export interface SpanSplit {
   /** Whole UTC weeks read from weekly totals, as their Mondays ('YYYY-MM-DD'); empty unless asked for. */
   weeks: string[];
   /** Whole UTC days read from daily totals ('YYYY-MM-DD'), outside `weeks`. */
   days: string[];
-  /** Parts of cut days inside the span, read from the ledger rows: [start, end) instants. */
+  /** Parts of cut days inside the span, read from the movements: [start, end) instants. */
   pieces: { start: Date; end: Date }[];
 }
 
@@ -90,7 +90,7 @@ export function splitSpan(from: Date, to: Date, cuts: Date[] = [], opts: { weeks
 /** SQL: a list of 'YYYY-MM-DD' as a date[] parameter. */
 const dates = (list: string[]): SQL => sql`${pgArray(list)}::date[]`;
 
-/** SQL: `select` over each piece's ledger rows, joined by union all (none: no rows). */
+/** SQL: `select` over each piece's movements, joined by union all (none: no rows). */
 function overPieces(split: SpanSplit, select: (piece: SQL) => SQL): SQL {
   const parts = split.pieces.map((p) => select(sql`l.created_at >= ${at(p.start)} and l.created_at < ${at(p.end)}`));
   return parts.length > 0 ? sql.join(parts, sql` union all `) : select(sql`false`);

@@ -74,8 +74,8 @@ function DashboardContent({ data }: { data: DashboardResponse }) {
           testId="recent-activity"
           items={data.recent_activity}
           emptyText="No recent activity"
-          getKey={(log) => log.id}
-          renderItem={(log) => <ActivityEntry log={log} />}
+          getKey={(movement) => movement.id}
+          renderItem={(movement) => <ActivityEntry movement={movement} />}
         />
       </div>
     </>

@@ -178,7 +178,7 @@ describe.each(backends)('report sums past 2^31 on %s', (backend) => {
       return { garage, unit };
     };
     const [first, second] = [await place(0), await place(1)];
-    // Depot 0 and Unit 0 hold SHEETS items at the maximum each; every stock row equals its ledger rows.
+    // Depot 0 and Unit 0 hold SHEETS items at the maximum each; every stock row equals the sum of its movements.
     await db.execute(sql`
       insert into items (tenant_id, name, category, minimum_threshold, count_cost)
       select ${s.tenantId}, 'Sheet ' || lpad(n::text, 3, '0'), 'Bedding', 0, 1 from generate_series(1, ${SHEETS}) n`);

@@ -1,7 +1,7 @@
 /**
  * The assistant's text (docs/product.md "Reports"): a language model, when one is configured,
  * writes a short narrative over the facts computed from the database and is told to add no numbers
- * of its own; it sees only the facts and the top CSV rows, never ledger rows. Without a model, or
+ * of its own; it sees only the facts and the top CSV rows, never the ledger's movements. Without a model, or
  * when the call fails or times out, or the company has used its narratives of the minute, the text
  * is a plain summary of the same facts with a note saying why.
  */

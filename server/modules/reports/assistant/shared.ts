@@ -3,7 +3,7 @@
  * time range, the SQL pieces every report reads (usage with names, derived stock status, money
  * as cents) and the sentence helpers of the facts. Money stays SQL numeric until it is printed
  * as text with two decimals; counts and sums of quantities are SQL bigint (a sum of stock rows
- * or ledger rows passes 2^31) and exact JavaScript numbers below 2^53.
+ * or movements passes 2^31) and exact JavaScript numbers below 2^53.
  */
 import { utc } from '@date-fns/utc';
 import { subDays } from 'date-fns';

@@ -1,5 +1,5 @@
 /** One ledger movement: '{item} changed by {±n} in {source}', who made it and when; increases green, decreases red. */
-import type { DashboardLog } from '../../../../common/contracts/dashboard';
+import type { DashboardMovement } from '../../../../common/contracts/dashboard';
 import { formatDateTime, formatSignedQuantity } from '../../../lib/format';
 
 function toneOf(change: number): string {
@@ -9,15 +9,15 @@ function toneOf(change: number): string {
 }
 
 /** Renders the movement. */
-export function ActivityEntry({ log }: { log: DashboardLog }) {
+export function ActivityEntry({ movement }: { movement: DashboardMovement }) {
   return (
     <div className="rounded-lg border border-slate-200 px-3 py-2">
-      <p className={`text-base font-medium break-words ${toneOf(log.quantity_change)}`}>
-        {`${log.item_name} changed by ${formatSignedQuantity(log.quantity_change)} in ${log.source_name}`}
+      <p className={`text-base font-medium break-words ${toneOf(movement.quantity_change)}`}>
+        {`${movement.item_name} changed by ${formatSignedQuantity(movement.quantity_change)} in ${movement.source_name}`}
       </p>
       <p className="text-sm text-slate-500">
-        {log.by && <span className="break-words">{`By ${log.by} · `}</span>}
-        <time dateTime={log.created_at}>{formatDateTime(log.created_at)}</time>
+        {movement.by && <span className="break-words">{`By ${movement.by} · `}</span>}
+        <time dateTime={movement.created_at}>{formatDateTime(movement.created_at)}</time>
       </p>
     </div>
   );

@@ -1,6 +1,6 @@
 /**
  * The Add Item and Edit Item modals (docs/product.md "Screens: Items"): name, count cost, category,
- * minimum threshold, and the usage per stay the forecast uses while the company has no history of the item.
+ * minimum threshold, and the usage per stay the forecast uses while the ledger holds no usage of the item.
  */
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
