@@ -30,10 +30,9 @@ import { assertAccess } from './modules/billing/plans';
 /**
  * A member of a company with at least `role`, and where the expired-trial gate is applied:
  * - 'trial': by the hook, before the handler; with `feature`, the plan must include it too;
- * - 'trial-in-write': by the write, inside its own transaction (plus and minus: see the routes);
  * - 'none': not at all (onboarding, billing, the dashboard work behind the gate).
  */
-export type TenantAccess = { role: Role; gate: 'trial'; feature?: Feature } | { role: Role; gate: 'trial-in-write' | 'none' };
+export type TenantAccess = { role: Role; gate: 'trial'; feature?: Feature } | { role: Role; gate: 'none' };
 
 /**
  * Who may call a route: 'public' anyone (sign-in, health, the API document, the signed Stripe

@@ -86,7 +86,6 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
     'DELETE /api/units/:id': () => undefined,
     'POST /api/units/:id/inventory': (b) => ({ item_id: b.item, quantity: 1 }),
     'POST /api/units/:id/inventory/:itemId/consume': () => undefined,
-    'POST /api/units/:id/inventory/:itemId/restock': () => undefined,
     'POST /api/units/:id/inventory/:itemId/transfer': () => ({ quantity: 1 }),
     'POST /api/units/:id/restock-to-minimum': (b) => ({ item_id: b.item }),
     'DELETE /api/units/:id/inventory/:itemId': () => undefined,

@@ -22,6 +22,7 @@ import { withTenant } from '../../db/tenant-tx';
 import { CalendarFeedError, fetchCalendar, type CalendarFeedOptions } from '../../integrations/calendar-feed';
 import { AppError, notFound } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/session';
+import { stockLocks } from '../stock/locks';
 import { CONFIRMED_STAY } from '../stays/stay-rules';
 import { addLocalDays, localDay } from '../stays/local-days';
 import { NotACalendarError, parseCalendar, type CalendarStay } from './ical';
@@ -145,13 +146,13 @@ async function storeStays(
   parsed: { stays: CalendarStay[]; channel: string | null },
 ): Promise<void> {
   await withTenant(deps.db, tenantId, async (tx) => {
-    // Locks the unit: two refreshes of one property store one after the other.
+    // Locks the unit (the lock order's step for units): two refreshes of one property store one after the other.
+    if (!(await stockLocks(tx, tenantId).units([unitId], 'update')).has(unitId)) return; // deleted meanwhile
     const [unit] = await tx
       .select({ id: units.id })
       .from(units)
-      .where(and(eq(units.tenantId, tenantId), eq(units.id, unitId), eq(units.calendarUrl, link)))
-      .for('update');
-    if (!unit) return; // deleted, or its link changed or was removed while this one was read
+      .where(and(eq(units.tenantId, tenantId), eq(units.id, unitId), eq(units.calendarUrl, link)));
+    if (!unit) return; // its link changed or was removed while this one was read
     await tx
       .delete(reservations)
       .where(

@@ -23,16 +23,13 @@ import { stockTenant, type StockTenant } from '../../test/stock-fixtures';
 import { createGarage } from '../garages/service';
 import { createItem, deleteItem, updateItem } from '../items/service';
 import { inAlertSql, stockStatusSql } from '../stock/rules';
-import {
-  addUnitStock,
-  consumeUnitStock,
-  createUnit,
-  deleteUnit,
-  removeUnitStock,
-  restockToMinimum,
-  restockUnitStock,
-  transferUnitStock,
-} from '../units/service';
+import { consume } from '../stock/commands/consume';
+import { deleteUnit } from '../stock/commands/locations';
+import { receiveAtUnit } from '../stock/commands/receive';
+import { removeUnitStock } from '../stock/commands/remove-stock-row';
+import { restockToMinimum } from '../stock/commands/restock-to-minimum';
+import { transferToUnit } from '../stock/commands/transfer-to-unit';
+import { createUnit } from '../units/service';
 
 /** Per tenant, the kept counts next to a fresh count of its rows; only tenants where they differ. */
 const mismatchesSql = sql`
@@ -106,10 +103,10 @@ describe.each(backends)('dashboard alert counts on %s', (backend) => {
       fc.asyncProperty(fc.array(op, { minLength: 25, maxLength: 25 }), async (ops) => {
         for (const o of ops) {
           try {
-            if (o.kind === 'add') await addUnitStock(t.database.db, who, pick(units, o.unit), { item_id: pick(items, o.item).id, quantity: o.qty });
-            else if (o.kind === 'consume') await consumeUnitStock(t.database.db, who, pick(units, o.unit), pick(items, o.item).id, now());
-            else if (o.kind === 'press') await restockUnitStock(t.database.db, who, pick(units, o.unit), pick(items, o.item).id, now());
-            else if (o.kind === 'transfer') await transferUnitStock(t.database.db, who, pick(units, o.unit), pick(items, o.item).id, o.qty);
+            if (o.kind === 'add') await receiveAtUnit(t.database.db, who, pick(units, o.unit), { item_id: pick(items, o.item).id, quantity: o.qty });
+            else if (o.kind === 'consume') await consume(t.database.db, who, pick(units, o.unit), pick(items, o.item).id);
+            else if (o.kind === 'press') await transferToUnit(t.database.db, who, pick(units, o.unit), pick(items, o.item).id, 1);
+            else if (o.kind === 'transfer') await transferToUnit(t.database.db, who, pick(units, o.unit), pick(items, o.item).id, o.qty);
             else if (o.kind === 'toMinimum') await restockToMinimum(t.database.db, who, pick(units, o.unit));
             else if (o.kind === 'remove') await removeUnitStock(t.database.db, who, pick(units, o.unit), pick(items, o.item).id);
             else if (o.kind === 'threshold') {

@@ -87,7 +87,7 @@ describe.each(backends)('dashboard on %s', (backend) => {
     expect(brief(d.garage_alerts)).toEqual(['low Coffee Pods @ Main Storage']);
     expect(d.garage_alerts[0].location_type).toBe('garage');
 
-    expect((await api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${coffee}/restock`)).statusCode).toBe(200);
+    expect((await api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${coffee}/transfer`, { quantity: 1 })).statusCode).toBe(200);
     d = await dashboard();
     const newest = await queryRows<{ at: Date }>(t.database.db, sql`select max(created_at) as at from inventory_logs where tenant_id = ${s.tenantId}`);
     expect(d.recent_activity[0].created_at).toBe(new Date(newest[0]!.at).toISOString());

@@ -24,7 +24,8 @@ import { coalesce } from '../../lib/coalesce';
 import type { TenantIdentity } from '../auth/session';
 import { startRatesJobs } from './rates';
 import { sendJsonText } from '../../lib/json-text';
-import { companyForecast, computeCompanyForecast, deliverPickList, forecastSummary, garageOrderForecast, garagePickList, unitForecast } from './service';
+import { deliverPickList } from '../stock/commands/deliver-pick-list';
+import { companyForecast, computeCompanyForecast, forecastSummary, garageOrderForecast, garagePickList, unitForecast } from './service';
 
 /** `jobs`: the started job queue, which then refreshes the learned rates in the background (rates.ts). */
 export async function forecastRoutes(fastify: FastifyInstance, opts: { ctx: AppContext; jobs?: JobQueue }): Promise<void> {

@@ -7,7 +7,9 @@ import { idParam } from '../../../common/contracts/fields';
 import { noContent } from '../../lib/api-document';
 import { createGarageBody, garage, garageInventoryBody, updateGarageBody } from '../../../common/contracts/stock';
 import type { AppContext } from '../../context';
-import { countGarage, createGarage, deleteGarage, listGarages, replaceGarageInventory, updateGarage } from './service';
+import { countGarage } from '../stock/commands/count';
+import { deleteGarage } from '../stock/commands/locations';
+import { createGarage, listGarages, replaceGarageInventory, updateGarage } from './service';
 import { leastRole } from '../../../common/permissions';
 
 export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {

@@ -1,8 +1,9 @@
 /**
  * Garages — storage locations (docs/product.md "Screens: Garages", "States and transitions" garage
- * creation, "Stock movements and statuses"). Creating a garage with stock writes `initial`
- * movements; count mode and the API's inventory replace are stocktakes whose changes are `count`
- * movements; a garage is deleted only once it holds no stock and no property.
+ * creation): reading, creating and editing them. Their stock changes through the stock commands
+ * (server/modules/stock/commands/): a new garage's starting stock (`initial` movements), count
+ * mode and the API's inventory replace (`count` movements), and deleting one, only once it holds
+ * no stock and no property (commands/locations.ts).
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type {
@@ -11,17 +12,15 @@ import type {
   GarageInventoryBody,
   UpdateGarageBody,
 } from '../../../common/contracts/stock';
-import type { CountBody, CountResult } from '../../../common/contracts/count';
 import { queryRows, type Db, type Tx } from '../../db/client';
 import { garages } from '../../db/schema/stock';
 import { withTenant } from '../../db/tenant-tx';
-import { AppError, notFound } from '../../lib/errors';
+import { notFound } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/session';
 import { assertItemsExist } from '../items/service';
 import { assertWithinLimit } from '../billing/plans';
-import { applyCount } from '../stock/count';
-import { assertNotLastRecord } from '../stock/last-record';
-import { removeStockRow, setStock } from '../stock/ledger';
+import { replaceGarageStock } from '../stock/commands/count';
+import { setStartingStock } from '../stock/commands/locations';
 
 type Row = { id: string; name: string; address: string; inventory: Garage['inventory'] | null };
 
@@ -39,21 +38,6 @@ async function readGarages(tx: Tx, tenantId: string, id?: string): Promise<Garag
     order by g.name, g.id`,
   );
   return rows.map((r) => ({ id: r.id, name: r.name, address: r.address, inventory: r.inventory ?? [] }));
-}
-
-/**
- * Locks the garage, the first step of the lock order (docs/decisions/009-ledger-lock-order.md):
- * `update` to delete it, `no key update` to count its stock (stocktakes of one garage take turns;
- * units may still be assigned to it meanwhile). @returns its name. @throws 404
- */
-async function lockGarage(tx: Tx, tenantId: string, id: string, mode: 'update' | 'no key update'): Promise<string> {
-  const [found] = await tx
-    .select({ name: garages.name })
-    .from(garages)
-    .where(and(eq(garages.tenantId, tenantId), eq(garages.id, id)))
-    .for(mode);
-  if (!found) throw notFound('Garage');
-  return found.name;
 }
 
 /** The tenant's garages with their stock. */
@@ -74,10 +58,7 @@ export async function createGarage(db: Db, who: TenantIdentity, body: CreateGara
       .insert(garages)
       .values({ tenantId: who.tenantId, name: body.name, address: body.address })
       .returning({ id: garages.id });
-    const location = { kind: 'garage', id: row!.id } as const;
-    for (const line of lines) {
-      await setStock(tx, location, line.item_id, line.quantity, { tenantId: who.tenantId, userId: who.userId }, 'initial');
-    }
+    await setStartingStock(tx, who, { kind: 'garage', id: row!.id }, lines);
     return (await readGarages(tx, who.tenantId, row!.id))[0]!;
   });
 }
@@ -108,76 +89,7 @@ export async function replaceGarageInventory(
   body: GarageInventoryBody,
 ): Promise<Garage> {
   return withTenant(db, who.tenantId, async (tx) => {
-    await lockGarage(tx, who.tenantId, id, 'no key update');
-    await assertItemsExist(tx, who.tenantId, body.inventory.map((l) => l.item_id));
-    const location = { kind: 'garage', id } as const;
-    const meta = { tenantId: who.tenantId, userId: who.userId, note: 'Inventory count' };
-    const keep = new Map(body.inventory.filter((l) => l.quantity > 0).map((l) => [l.item_id, l.quantity]));
-    // Every stock row of the garage, locked in key order before any is changed.
-    const current = await queryRows<{ item_id: string }>(
-      tx,
-      sql`select item_id from garage_inventory where tenant_id = ${who.tenantId} and garage_id = ${id} order by item_id for update`,
-    );
-    for (const { item_id } of current) {
-      if (!keep.has(item_id)) await removeStockRow(tx, location, item_id, meta);
-    }
-    for (const [itemId, quantity] of [...keep].sort(([a], [b]) => a.localeCompare(b))) {
-      await setStock(tx, location, itemId, quantity, meta);
-    }
+    await replaceGarageStock(tx, who, id, body.inventory);
     return (await readGarages(tx, who.tenantId, id))[0]!;
-  });
-}
-
-/**
- * Count mode at a garage (members, docs/product.md "Screens: Count"): the counted lines become its
- * stock in one transaction, one `count` movement per changed row (stock/count.ts). Stocktakes of
- * one garage take turns (the garage FOR NO KEY UPDATE).
- * @throws 404 for an unknown garage or item; CONFLICT listing the lines whose stock moved since they were counted
- */
-export async function countGarage(db: Db, who: TenantIdentity, id: string, body: CountBody): Promise<CountResult> {
-  return withTenant(db, who.tenantId, async (tx) => {
-    await lockGarage(tx, who.tenantId, id, 'no key update');
-    return applyCount(tx, who.tenantId, who.userId, { kind: 'garage', id }, body.lines);
-  });
-}
-
-/**
- * The refusal of a garage delete while the garage still holds stock or properties
- * (docs/product.md "Screens: Garages"): '{name} still holds 31 stock rows and 8 properties: move or
- * remove them first', naming only what it holds.
- */
-export function garageInUseMessage(name: string, stockRows: number, properties: number): string {
-  const held = [
-    ...(stockRows > 0 ? [`${stockRows} stock ${stockRows === 1 ? 'row' : 'rows'}`] : []),
-    ...(properties > 0 ? [`${properties} ${properties === 1 ? 'property' : 'properties'}`] : []),
-  ];
-  return `${name} still holds ${held.join(' and ')}: move or remove them first`;
-}
-
-/**
- * Deletes a garage (admins) that holds nothing: no stock row above 0 and no property assigned to
- * it, so nothing is lost by one tap (docs/product.md "Screens: Garages"); its empty stock rows go
- * with it.
- * @throws 404; LAST_RECORD for the tenant's last garage; CONFLICT (garageInUseMessage) while it
- *   holds stock or properties.
- */
-export async function deleteGarage(db: Db, who: TenantIdentity, id: string): Promise<void> {
-  await withTenant(db, who.tenantId, async (tx) => {
-    // FOR UPDATE: no unit can be assigned to it (that takes the garage FOR KEY SHARE) and its
-    // stock cannot be counted (FOR NO KEY UPDATE) until this ends.
-    const name = await lockGarage(tx, who.tenantId, id, 'update');
-    await assertNotLastRecord(tx, who.tenantId, 'garages');
-    // Its stock rows, empty ones too, locked in key order before the delete removes them.
-    const rows = await queryRows<{ quantity: number }>(
-      tx,
-      sql`select quantity from garage_inventory where tenant_id = ${who.tenantId} and garage_id = ${id} order by item_id for update`,
-    );
-    const [assigned] = await queryRows<{ n: number }>(
-      tx,
-      sql`select count(*)::int as n from units where tenant_id = ${who.tenantId} and garage_id = ${id}`,
-    );
-    const stocked = rows.filter((r) => Number(r.quantity) > 0).length;
-    if (stocked > 0 || assigned!.n > 0) throw new AppError('CONFLICT', garageInUseMessage(name, stocked, assigned!.n));
-    await tx.delete(garages).where(and(eq(garages.tenantId, who.tenantId), eq(garages.id, id)));
   });
 }

@@ -13,7 +13,7 @@ import { AppError, notFound } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/session';
 import { assertWithinLimit } from '../billing/plans';
 import { assertNotLastRecord } from '../stock/last-record';
-import { lockItemStockRows } from '../stock/ledger';
+import { stockLocks } from '../stock/locks';
 
 /** The columns of an item as the API answers it (with toItem). */
 export const itemColumns = {
@@ -99,7 +99,7 @@ export async function updateItem(db: Db, who: TenantIdentity, id: string, body: 
     await assertNameFree(tx, who.tenantId, body.name, id);
     // A new threshold is carried to every stock row of the item by ON UPDATE CASCADE: take those
     // rows in the lock order first, as the stock writes do.
-    if (current.threshold !== body.minimum_threshold) await lockItemStockRows(tx, who.tenantId, id);
+    if (current.threshold !== body.minimum_threshold) await stockLocks(tx, who.tenantId).itemRows([id]);
     return tx
       .update(items)
       .set(values(body))
@@ -117,13 +117,9 @@ export async function updateItem(db: Db, who: TenantIdentity, id: string, body: 
 export async function deleteItem(db: Db, who: TenantIdentity, id: string): Promise<void> {
   await withTenant(db, who.tenantId, async (tx) => {
     // Its stock rows (deleted with it by ON DELETE CASCADE) before the item: the lock order.
-    await lockItemStockRows(tx, who.tenantId, id);
-    const [found] = await tx
-      .select({ id: items.id })
-      .from(items)
-      .where(and(eq(items.tenantId, who.tenantId), eq(items.id, id)))
-      .for('update');
-    if (!found) throw notFound('Item');
+    const locks = stockLocks(tx, who.tenantId);
+    await locks.itemRows([id]);
+    if (!(await locks.items([id], 'update')).has(id)) throw notFound('Item');
     await assertNotLastRecord(tx, who.tenantId, 'items');
     const [stock] = await queryRows<{ total: string | number; places: number }>(
       tx,

@@ -12,7 +12,7 @@ import { HostawayError, type HostawayListing as WireListing } from '../../integr
 import { AppError, notFound } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/session';
 import { assertWithinLimit } from '../billing/plans';
-import { openEmptyUnitStockRows } from '../stock/ledger';
+import { openEmptyUnitStockRows } from '../stock/commands/locations';
 import { openSession, type HostawayDeps } from './credentials';
 
 /** The address shown for a listing that has none (docs/product.md "Import from Hostaway"). */

@@ -21,13 +21,14 @@ import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
 import { memberships, tenants } from '../../db/schema/auth';
 import { subscriptions } from '../../db/schema/billing';
 import { garages, items, units } from '../../db/schema/stock';
-import { lockItemStockRows, openEmptyUnitStockRows, setStock } from '../stock/ledger';
+import { openEmptyUnitStockRows, setStartingStock } from '../stock/commands/locations';
+import { fillUnitToMinimum } from '../stock/commands/restock-to-minimum';
+import { stockLocks } from '../stock/locks';
 import { enterTenantScope, withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
 import type { Identity, TenantIdentity } from '../auth/session';
 import { assertWithinLimit } from '../billing/plans';
 import { assertItemsExist, itemColumns, toItem } from '../items/service';
-import { fillUnitToMinimum } from '../units/service';
 
 /** check_onboarding_status of docs/product.md "Server rules". */
 export async function onboardingStatus(db: Db, who: Identity): Promise<OnboardingStatus> {
@@ -188,7 +189,7 @@ export async function saveOnboardingItems(db: Db, who: TenantIdentity, body: Ite
       ...removed.map((i) => i.id),
       ...plan.filter((p) => p.id !== undefined && byId.get(p.id)!.threshold !== p.entry.minimum_threshold).map((p) => p.id!),
     ].sort();
-    for (const id of touched) await lockItemStockRows(tx, tenantId, id);
+    await stockLocks(tx, tenantId).itemRows(touched);
     await assertNoStock(tx, tenantId, removed.map((i) => i.id));
     if (removed.length > 0) {
       await tx.delete(items).where(sql`${items.tenantId} = ${tenantId} and ${items.id} = any(${pgArray(removed.map((i) => i.id))}::uuid[])`);
@@ -254,18 +255,7 @@ export async function saveOnboardingGarage(db: Db, who: TenantIdentity, body: Ga
       id = row!.id;
     }
     await assertItemsExist(tx, tenantId, body.stock.map((l) => l.item_id));
-    const location = { kind: 'garage', id } as const;
-    const held = await queryRows<{ item_id: string }>(
-      tx,
-      sql`select item_id from garage_inventory where tenant_id = ${tenantId} and garage_id = ${id} order by item_id for update`,
-    );
-    const hasRow = new Set(held.map((r) => r.item_id));
-    const lines = [...body.stock].sort((a, b) => (a.item_id < b.item_id ? -1 : a.item_id > b.item_id ? 1 : 0));
-    for (const line of lines) {
-      const isNew = !hasRow.has(line.item_id);
-      if (isNew && line.quantity === 0) continue;
-      await setStock(tx, location, line.item_id, line.quantity, { tenantId, userId: who.userId, note: STARTING_NOTE }, isNew ? 'initial' : 'count');
-    }
+    await setStartingStock(tx, who, { kind: 'garage', id }, body.stock, STARTING_NOTE);
     await advanceTo(tx, tenantId, 'units');
     return { id };
   });

@@ -58,7 +58,7 @@ describe.each(backends)('reports on %s', (backend) => {
     await at('2026-06-29T10:00:00Z', () => api(t, s.cookie, 'POST', `/api/units/${beach}/inventory`, { item_id: soap!, quantity: 2 }));
     await at('2026-06-29T23:59:59Z', () => consume(beach, soap!));
     // A restock (transfer) is not usage.
-    await at('2026-06-29T11:00:00Z', () => api(t, s.cookie, 'POST', `/api/units/${loft}/inventory/${towel!}/restock`));
+    await at('2026-06-29T11:00:00Z', () => api(t, s.cookie, 'POST', `/api/units/${loft}/inventory/${towel!}/transfer`, { quantity: 1 }));
     // A later price change does not reprice history.
     await api(t, s.cookie, 'PATCH', `/api/items/${towel}`, { name: 'Towel', category: 'Linen', minimum_threshold: 2, count_cost: 10 });
     // The June 10th row is a negative count rather than a consumption.

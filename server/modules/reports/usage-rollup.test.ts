@@ -12,8 +12,12 @@ import { withTenant } from '../../db/tenant-tx';
 import { backends, createTestApp, type TestApp } from '../../test/harness';
 import { stockTenant, type StockTenant } from '../../test/stock-fixtures';
 import type { TenantIdentity } from '../auth/session';
-import { createGarage, deleteGarage } from '../garages/service';
-import { addUnitStock, consumeUnitStock, createUnit, deleteUnit, removeUnitStock, reverseMovements, updateUnit } from '../units/service';
+import { createGarage } from '../garages/service';
+import { consume } from '../stock/commands/consume';
+import { deleteGarage, deleteUnit } from '../stock/commands/locations';
+import { receiveAtUnit } from '../stock/commands/receive';
+import { removeUnitStock } from '../stock/commands/remove-stock-row';
+import { createUnit, reverseMovements, updateUnit } from '../units/service';
 import { splitSpan } from './usage-sql';
 
 describe('splitSpan', () => {
@@ -125,10 +129,10 @@ describe.each(backends)('daily usage totals on %s', (backend) => {
       fc.asyncProperty(fc.array(op, { minLength: 20, maxLength: 20 }), async (ops) => {
         for (const o of ops) {
           try {
-            if (o.kind === 'add') await addUnitStock(t.database.db, who, pick(units, o.unit)!, { item_id: items[o.item]!, quantity: o.qty });
+            if (o.kind === 'add') await receiveAtUnit(t.database.db, who, pick(units, o.unit)!, { item_id: items[o.item]!, quantity: o.qty });
             else if (o.kind === 'consume') {
               const unit = pick(units, o.unit)!;
-              lastUse = { unit, movementIds: (await consumeUnitStock(t.database.db, who, unit, items[o.item]!, new Date())).movement_ids };
+              lastUse = { unit, movementIds: (await consume(t.database.db, who, unit, items[o.item]!)).movement_ids };
             } else if (o.kind === 'undo') {
               // Undoing the last use marks its row undone (an UPDATE of the ledger): it leaves the totals.
               const use = lastUse;
@@ -183,14 +187,14 @@ describe.each(backends)('daily usage totals on %s', (backend) => {
     const { owner, ...b } = await stockTenant(t, 'overlap@example.com');
     const towel = b.itemIds['Bath Towel']!;
     const home = (await createUnit(t.database.db, owner, { name: 'Overlap', address: 'o', garage_id: b.garageId, inventory: [{ item_id: towel, quantity: 10 }] }, new Date())).id;
-    await consumeUnitStock(t.database.db, owner, home, towel, new Date()); // history for the move to carry
+    await consume(t.database.db, owner, home, towel); // history for the move to carry
     const spare = (await createGarage(t.database.db, owner, { name: 'Spare', address: 's', inventory: [] }, new Date())).id;
     let press: Promise<unknown> | undefined;
     // The garage change is written but not committed when the press starts: the press must wait
     // for it and count for the new garage, not the old one it would have read.
     await withTenant(t.database.db, b.tenantId, async (tx) => {
       await tx.execute(sql`update units set garage_id = ${spare} where tenant_id = ${b.tenantId} and id = ${home}`);
-      press = consumeUnitStock(t.database.db, owner, home, towel, new Date());
+      press = consume(t.database.db, owner, home, towel);
       const settled = press.then(() => true, () => true);
       for (let i = 0; i < 100; i++) {
         const [waiting] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from pg_stat_activity
@@ -214,7 +218,7 @@ describe.each(backends)('daily usage totals on %s', (backend) => {
       homes.push((await createUnit(t.database.db, owner, { name: `Busy ${i}`, address: 'z', garage_id: b.garageId, inventory }, new Date())).id);
     }
     const spare = (await createGarage(t.database.db, owner, { name: 'Spare', address: 's', inventory: [] }, new Date())).id;
-    const presses = homes.flatMap((unit) => Array.from({ length: 20 }, (_, i) => consumeUnitStock(t.database.db, owner, unit, i % 2 ? pods : towel, new Date())));
+    const presses = homes.flatMap((unit) => Array.from({ length: 20 }, (_, i) => consume(t.database.db, owner, unit, i % 2 ? pods : towel)));
     const moves = [updateUnit(t.database.db, owner, homes[0]!, { name: 'Busy 0', address: 'z', garage_id: spare })];
     const results = await Promise.allSettled([...presses, ...moves]);
     expect(results.filter((r) => r.status === 'rejected').map((r) => String((r as PromiseRejectedResult).reason))).toEqual([]);

@@ -18,7 +18,8 @@ import type { AppContext } from '../../context';
 import type { AiProvider } from '../../integrations/ai';
 import { AppError } from '../../lib/errors';
 import { reencodePhoto } from './photo';
-import { applyScan, readScanPhoto, scanUnitPhoto } from './service';
+import { applyScan } from '../stock/commands/apply-scan';
+import { readScanPhoto, scanUnitPhoto } from './service';
 
 /** `n` bytes as whole megabytes for messages ("10 MB"). */
 const megabytes = (n: number) => `${Math.floor(n / (1024 * 1024)).toLocaleString('en-US')} MB`;

@@ -1,26 +1,17 @@
 /**
  * The AI photo scanner (docs/product.md "AI photo scanner", decision 035): a photo of a unit
- * becomes a scan — the re-encoded photo and the company's items the vision model found in it —
- * and the counts the user confirms are applied once, through the ledger.
- *
- * Applying, restock mode: with a garage, every confirmed line is a `scan` transfer from the
- * unit's garage (stock/transfer.ts), all of them or none ('Some items exceed available garage
- * stock: {names}', an item the garage has no row of counting as exceeding); without a garage the
- * pieces are received stock at the unit (`initial` for a new stock row, else `external_addition`).
- * The scan row is locked first and marked applied in the same transaction, so a second apply —
- * a double tap, a retried request — waits for the first and is refused (CONFLICT). Every ledger
- * row the apply writes carries the scan's id (`app.scan_id`, migration 0017).
+ * becomes a scan — the re-encoded photo and the company's items the vision model found in it.
+ * The counts the user confirms are applied once, through the ledger, by the stock command
+ * stock/commands/apply-scan.ts.
  */
 import { sql } from 'drizzle-orm';
-import type { ApplyScanBody, ApplyScanResult, Scan, ScanDetection } from '../../../common/contracts/scans';
+import type { Scan, ScanDetection } from '../../../common/contracts/scans';
 import { scanMessages, SECOND_LOOK_ABOVE } from '../../../common/contracts/scans';
 import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
-import { ConcurrentChange, withTenant } from '../../db/tenant-tx';
+import { withTenant } from '../../db/tenant-tx';
 import { AiTimeoutError, type AiProvider } from '../../integrations/ai';
 import { AppError, notFound } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/session';
-import { changeStock, ensureStockRow } from '../stock/ledger';
-import { transferToUnits } from '../stock/transfer';
 import { detectionsOf, entriesOf, SCAN_USER_PROMPT, scanResponseSchema, scanSystemPrompt, type CatalogItem, type Detection } from './detections';
 
 /** Where a scan's stored photo is served. */
@@ -133,12 +124,12 @@ export async function scanUnitPhoto(deps: ScanDeps, who: TenantIdentity, unitId:
 }
 
 /** What the garage holds of each of `itemIds` (items without a row absent). */
-async function garageHoldings(tx: Tx, tenantId: string, garageId: string, itemIds: string[], lock = false): Promise<Map<string, number>> {
+async function garageHoldings(tx: Tx, tenantId: string, garageId: string, itemIds: string[]): Promise<Map<string, number>> {
   const rows = await queryRows<{ item_id: string; quantity: number }>(
     tx,
     sql`select item_id, quantity from garage_inventory
         where tenant_id = ${tenantId} and garage_id = ${garageId} and item_id = any(${pgArray(itemIds)}::uuid[])
-        order by item_id ${lock ? sql`for update` : sql``}`,
+        order by item_id`,
   );
   return new Map(rows.map((r) => [r.item_id, Number(r.quantity)]));
 }
@@ -153,115 +144,4 @@ export async function readScanPhoto(db: Db, who: TenantIdentity, scanId: string)
   );
   if (!row) throw notFound('Scan');
   return Buffer.from(row.photo, 'base64');
-}
-
-/**
- * Applies the confirmed counts of a scan once (see the module comment). Lines must name items the
- * scan detected; their quantities may differ from the model's.
- * @returns each line as applied, in the body's order.
- * @throws 404 for an unknown scan, unit or item; VALIDATION for a line the scan did not detect,
- *   or a restock of a scan that is not a unit's; CONFLICT when the scan was applied already, or
- *   'Some items exceed available garage stock: {names}'.
- */
-export async function applyScan(db: Db, who: TenantIdentity, scanId: string, body: ApplyScanBody): Promise<ApplyScanResult> {
-  const { tenantId } = who;
-  return withTenant(db, tenantId, async (tx) => {
-    // First of all locks: only applies lock a scan, so a second apply of it waits here for the first.
-    const [found] = await queryRows<{ unit_id: string | null; detections: Detection[]; applied: boolean }>(
-      tx,
-      sql`select unit_id, detections, applied_at is not null as applied from scans
-          where tenant_id = ${tenantId} and id = ${scanId} for update`,
-    );
-    if (!found) throw notFound('Scan');
-    if (found.applied) throw new AppError('CONFLICT', scanMessages.alreadyApplied);
-    if (found.unit_id === null) throw new AppError('VALIDATION', 'Restock applies to the scan of a unit');
-    const detected = new Set(found.detections.map((d) => d.item_id));
-    const undetected = body.items.flatMap((l, k) => (detected.has(l.item_id) ? [] : [k]));
-    if (undetected.length > 0) {
-      throw new AppError(
-        'VALIDATION',
-        'Only items found in this photo can be confirmed',
-        undetected.map((k) => ({ path: ['items', k, 'item_id'], message: 'This item was not found in this photo' })),
-      );
-    }
-    await tx.execute(sql`select set_config('app.scan_id', ${scanId}, true)`);
-    const applied = await restock(tx, who, found.unit_id, body.items);
-    await tx.execute(
-      sql`update scans set applied_at = now(), applied_by = ${who.userId}, applied_mode = ${body.mode}
-          where tenant_id = ${tenantId} and id = ${scanId}`,
-    );
-    return { scan_id: scanId, mode: body.mode, applied };
-  });
-}
-
-/**
- * Restock mode: the lines brought to the unit, from its garage when it has one. Locks in the
- * order of docs/decisions/009-ledger-lock-order.md: the unit (FOR SHARE: its garage stays), its
- * stock rows of the lines' items, the garage's rows; stock rows the unit lacks are opened last
- * (their insert locks the item).
- */
-async function restock(tx: Tx, who: TenantIdentity, unitId: string, lines: ApplyScanBody['items']): Promise<ApplyScanResult['applied']> {
-  const { tenantId } = who;
-  const [unit] = await queryRows<{ garage_id: string | null }>(
-    tx,
-    sql`select garage_id from units where tenant_id = ${tenantId} and id = ${unitId} for share`,
-  );
-  if (!unit) throw notFound('Unit');
-  const itemIds = lines.map((l) => l.item_id);
-  const named = await queryRows<{ id: string; name: string }>(
-    tx,
-    sql`select id, name from items where tenant_id = ${tenantId} and id = any(${pgArray(itemIds)}::uuid[])`,
-  );
-  if (named.length !== itemIds.length) throw notFound('Item');
-  const nameOf = new Map(named.map((i) => [i.id, i.name]));
-  const rows = await queryRows<{ item_id: string }>(
-    tx,
-    sql`select item_id from unit_inventory
-        where tenant_id = ${tenantId} and unit_id = ${unitId} and item_id = any(${pgArray(itemIds)}::uuid[])
-        order by item_id for update`,
-  );
-  const tracked = new Set(rows.map((r) => r.item_id));
-  const location = { kind: 'unit', id: unitId } as const;
-  const byItem = [...lines].sort((a, b) => (a.item_id < b.item_id ? -1 : 1));
-
-  if (unit.garage_id === null) {
-    const after = new Map<string, number>();
-    for (const line of byItem) {
-      const created = !tracked.has(line.item_id) && (await ensureStockRow(tx, tenantId, location, line.item_id));
-      const quantity = await changeStock(tx, location, line.item_id, line.quantity, created ? 'initial' : 'external_addition', {
-        tenantId,
-        userId: who.userId,
-      });
-      if (quantity === null) throw new ConcurrentChange(`stock row of item ${line.item_id} at unit ${unitId} vanished`);
-      after.set(line.item_id, quantity);
-    }
-    return lines.map((l) => ({ item_id: l.item_id, item_name: nameOf.get(l.item_id)!, quantity: l.quantity, unit_quantity: after.get(l.item_id)!, garage_quantity: null }));
-  }
-
-  const held = await garageHoldings(tx, tenantId, unit.garage_id, itemIds, true);
-  const short = lines.filter((l) => (held.get(l.item_id) ?? 0) < l.quantity);
-  if (short.length > 0) throw new AppError('CONFLICT', scanMessages.garageShort(short.map((l) => nameOf.get(l.item_id)!)));
-  for (const line of byItem) {
-    if (!tracked.has(line.item_id)) await ensureStockRow(tx, tenantId, location, line.item_id);
-  }
-  const outcomes = await transferToUnits(
-    tx,
-    tenantId,
-    byItem.map((l) => ({ unitId, itemId: l.item_id, quantity: l.quantity, userId: who.userId })),
-    { type: 'scan' },
-  );
-  const after = new Map<string, { unit: number; garage: number }>();
-  byItem.forEach((line, k) => {
-    const outcome = outcomes[k]!;
-    // Every row was locked and checked above: a line that did not move means they changed under the locks.
-    if (outcome.kind !== 'moved') throw new ConcurrentChange(`scan line of item ${line.item_id} did not move: ${outcome.kind}`);
-    after.set(line.item_id, { unit: outcome.unitQuantity, garage: outcome.garageQuantity });
-  });
-  return lines.map((l) => ({
-    item_id: l.item_id,
-    item_name: nameOf.get(l.item_id)!,
-    quantity: l.quantity,
-    unit_quantity: after.get(l.item_id)!.unit,
-    garage_quantity: after.get(l.item_id)!.garage,
-  }));
 }

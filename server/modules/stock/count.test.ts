@@ -182,7 +182,7 @@ describe.each(backends)('count mode on %s', (backend) => {
         count(s, 'garage', [['Hand Soap', garage['Hand Soap'] ?? 0, 50 + round]]),
         count(s, 'garage', [['Bath Towel', garage['Bath Towel']!, 150 + round], ['Coffee Pods', garage['Coffee Pods']!, 150]]),
         count(s, 'unit', [['Bath Towel', unit['Bath Towel']!, round], ['Coffee Pods', unit['Coffee Pods']!, 2]]),
-        ...Array.from({ length: 4 }, () => api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${towel}/restock`)),
+        ...Array.from({ length: 4 }, () => api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${towel}/transfer`, { quantity: 1 })),
         api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${pods}/transfer`, { quantity: 3 }),
         api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${towel}/consume`),
       ];

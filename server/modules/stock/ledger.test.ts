@@ -11,7 +11,11 @@ import { api, backends, createTestApp, type TestApp } from '../../test/harness';
 import { ledgerMismatches, stockTenant, type StockTenant } from '../../test/stock-fixtures';
 import type { TenantIdentity } from '../auth/session';
 import { replaceGarageInventory } from '../garages/service';
-import { addUnitStock, consumeUnitStock, createUnit, removeUnitStock, restockUnitStock } from '../units/service';
+import { createUnit } from '../units/service';
+import { consume } from './commands/consume';
+import { receiveAtUnit } from './commands/receive';
+import { removeUnitStock } from './commands/remove-stock-row';
+import { transferToUnit } from './commands/transfer-to-unit';
 
 describe.each(backends)('ledger invariant on %s', (backend) => {
   let t: TestApp;
@@ -64,9 +68,9 @@ describe.each(backends)('ledger invariant on %s', (backend) => {
               const garage = await api(t, s.cookie, 'GET', '/api/garages');
               const lines = (garage.json()[0].inventory as { item_id: string; quantity: number }[]).filter((l) => l.item_id !== item);
               await replaceGarageInventory(t.database.db, who, s.garageId, { inventory: [...lines, { item_id: item, quantity: o.qty }] });
-            } else if (o.kind === 'restock') await restockUnitStock(t.database.db, who, unitIds[o.unit]!, item, new Date());
-            else if (o.kind === 'consume') await consumeUnitStock(t.database.db, who, unitIds[o.unit]!, item, new Date());
-            else if (o.kind === 'add') await addUnitStock(t.database.db, who, unitIds[o.unit]!, { item_id: item, quantity: o.qty });
+            } else if (o.kind === 'restock') await transferToUnit(t.database.db, who, unitIds[o.unit]!, item, 1);
+            else if (o.kind === 'consume') await consume(t.database.db, who, unitIds[o.unit]!, item);
+            else if (o.kind === 'add') await receiveAtUnit(t.database.db, who, unitIds[o.unit]!, { item_id: item, quantity: o.qty });
             else await removeUnitStock(t.database.db, who, unitIds[o.unit]!, item);
             applied++;
           } catch (err) {
@@ -103,7 +107,7 @@ describe.runIf(backends.includes('postgres'))('concurrency on postgres', () => {
     const towel = s.itemIds['Bath Towel']!;
     await api(t, s.cookie, 'PUT', `/api/garages/${s.garageId}/inventory`, { inventory: [{ item_id: towel, quantity: 50 }] });
     const results = await Promise.all(
-      Array.from({ length: 200 }, () => api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${towel}/restock`)),
+      Array.from({ length: 200 }, () => api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${towel}/transfer`, { quantity: 1 })),
     );
     const codes = results.map((r) => r.statusCode);
     expect(codes.filter((c) => c === 200)).toHaveLength(50);

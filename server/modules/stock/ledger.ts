@@ -236,34 +236,3 @@ export async function movementsWrittenAt(tx: Tx, tenantId: string, location: Loc
   );
   return rows.map((r) => r.id);
 }
-
-/**
- * Locks every stock row of `itemId`, unit rows then garage rows, each in key order: what a change
- * of the item's minimum threshold (carried to its stock rows by the foreign key's ON UPDATE
- * CASCADE) or the item's deletion (ON DELETE CASCADE) would otherwise lock in no particular order
- * while holding the item row.
- */
-export async function lockItemStockRows(tx: Tx, tenantId: string, itemId: string): Promise<void> {
-  await tx.execute(sql`select 1 from unit_inventory where tenant_id = ${tenantId} and item_id = ${itemId} order by unit_id for update`);
-  await tx.execute(sql`select 1 from garage_inventory where tenant_id = ${tenantId} and item_id = ${itemId} order by garage_id for update`);
-}
-
-/**
- * Opens a stock row of quantity 0 for every item of the tenant at each of `unitIds` (units created
- * in this transaction, so no other transaction can hold their rows), each recorded as an `initial`
- * movement of 0: the onboarding's new properties start with every item tracked, and critical
- * (docs/product.md "Server rules" mark_onboarding_complete).
- */
-export async function openEmptyUnitStockRows(tx: Tx, unitIds: string[], meta: MovementMeta): Promise<void> {
-  const units = pgArray(unitIds);
-  await tx.execute(sql`
-    insert into unit_inventory (tenant_id, unit_id, item_id, quantity)
-    select ${meta.tenantId}::uuid, u.id, i.id, 0
-    from unnest(${units}::uuid[]) as u(id) cross join items i
-    where i.tenant_id = ${meta.tenantId}`);
-  await tx.execute(sql`
-    insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, unit_id, type, unit_cost, user_id, note)
-    select ${meta.tenantId}::uuid, i.id, 0, 'unit', u.id, 'initial', i.count_cost, ${meta.userId}::uuid, ${meta.note ?? null}::text
-    from unnest(${units}::uuid[]) as u(id) cross join items i
-    where i.tenant_id = ${meta.tenantId}`);
-}

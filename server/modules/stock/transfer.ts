@@ -1,16 +1,23 @@
 /**
  * The transfer: stock moved from a unit's garage to the unit (docs/product.md "Stock movements
  * and statuses": `restock`, `scan`), the one way stock goes from storage to a property
- * (docs/decisions/020-transfer-primitive.md). The plus button, restock by quantity, restock to
- * minimum, the demo data and, later, scans and pick lists all call `transferToUnits`.
+ * (docs/decisions/020-transfer-primitive.md). The stock commands that bring stock to a property —
+ * the plus taps, restock by quantity, restock to minimum, pick-list delivery, a scan's apply — and
+ * the demo data all call `transferToUnits` (docs/decisions/038-stock-commands.md).
+ *
+ * Undo sends a transfer back the other way with `returnToGarage`: the same two movements, signs
+ * reversed, sharing a transfer id (docs/decisions/024-undo-by-reverse-movements.md).
  *
  * The work is one call of the SQL function `transfer_to_units` (migration 0013): it takes every
  * lock first, in the order of docs/decisions/009-ledger-lock-order.md (units, their stock rows,
  * then the garage rows), then moves the lines one by one in order, each guarded so the garage
  * never goes below zero, and writes two ledger rows per moved line sharing a transfer id.
  */
+import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { pgArray, queryRows, type Tx } from '../../db/client';
+import { ConcurrentChange } from '../../db/tenant-tx';
+import { changeStock, ensureStockRow } from './ledger';
 
 /** One line of a transfer: `quantity` (pieces, > 0) of `itemId` to `unitId`, moved by `userId`. */
 export interface TransferLine {
@@ -63,4 +70,32 @@ export async function transferToUnits(tx: Tx, tenantId: string, lines: TransferL
     if (r.outcome !== 'moved') return { kind: r.outcome };
     return { kind: 'moved', unitQuantity: Number(r.unit_quantity), garageQuantity: Number(r.garage_quantity), threshold: Number(r.threshold) };
   });
+}
+
+/** A transfer sent back: `quantity` (pieces, > 0) of `itemId` from `unitId` to `garageId`, by `userId`. */
+export interface ReturnLine {
+  unitId: string;
+  garageId: string;
+  itemId: string;
+  quantity: number;
+  userId: string | null;
+}
+
+/**
+ * Moves a line back from the unit to the garage it came from, inside the caller's tenant
+ * transaction, as two `restock` movements sharing a transfer id (minus at the unit, plus at the
+ * garage; `note` on both). The caller holds the garage (FOR KEY SHARE), the unit and both stock
+ * rows, in the lock order; a garage row missing is opened.
+ * @returns false when the unit holds less than `quantity` (nothing is written then), else true.
+ * @throws ConcurrentChange when the garage's row vanished (the transaction is retried).
+ */
+export async function returnToGarage(tx: Tx, tenantId: string, line: ReturnLine, note: string): Promise<boolean> {
+  const meta = { tenantId, userId: line.userId, note, transferId: randomUUID() };
+  if ((await changeStock(tx, { kind: 'unit', id: line.unitId }, line.itemId, -line.quantity, 'restock', meta)) === null) return false;
+  const garage = { kind: 'garage', id: line.garageId } as const;
+  await ensureStockRow(tx, tenantId, garage, line.itemId);
+  if ((await changeStock(tx, garage, line.itemId, line.quantity, 'restock', meta)) === null) {
+    throw new ConcurrentChange(`stock row of item ${line.itemId} at garage ${line.garageId} vanished`);
+  }
+  return true;
 }

@@ -233,8 +233,8 @@ describe.each(backends)('restock by quantity and to minimum on %s', (backend) =>
     const s = await stockTenant(t, 'minimum-race@example.com');
     await setGarage(s, { 'Bath Towel': 100, 'Coffee Pods': 100 });
     const url = `/api/units/${s.unitId}/restock-to-minimum`;
-    const plus = `/api/units/${s.unitId}/inventory/${s.itemIds['Bath Towel']!}/restock`;
-    const answers = await Promise.all([api(t, s.cookie, 'POST', url), api(t, s.cookie, 'POST', plus), api(t, s.cookie, 'POST', url)]);
+    const plus = `/api/units/${s.unitId}/inventory/${s.itemIds['Bath Towel']!}/transfer`;
+    const answers = await Promise.all([api(t, s.cookie, 'POST', url), api(t, s.cookie, 'POST', plus, { quantity: 1 }), api(t, s.cookie, 'POST', url)]);
     expect(answers.map((a) => a.statusCode)).toEqual([200, 200, 200]);
     const movedByFills = answers
       .filter((_, k) => k !== 1)

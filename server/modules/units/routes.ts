@@ -15,7 +15,6 @@ import {
   restockToMinimumBody,
   restockToMinimumResult,
   reverseMovementsBody,
-  stockChangeResult,
   stockMoveResult,
   stockRowRemoval,
   transferUnitStockBody,
@@ -23,21 +22,14 @@ import {
   updateUnitBody,
 } from '../../../common/contracts/stock';
 import type { AppContext } from '../../context';
-import {
-  addUnitStock,
-  countUnit,
-  consumeUnitStock,
-  createUnit,
-  deleteUnit,
-  getUnit,
-  listUnits,
-  removeUnitStock,
-  restockToMinimum,
-  restockUnitStock,
-  reverseMovements,
-  transferUnitStock,
-  updateUnit,
-} from './service';
+import { consume } from '../stock/commands/consume';
+import { countUnit } from '../stock/commands/count';
+import { deleteUnit } from '../stock/commands/locations';
+import { receiveAtUnit } from '../stock/commands/receive';
+import { removeUnitStock } from '../stock/commands/remove-stock-row';
+import { restockToMinimum } from '../stock/commands/restock-to-minimum';
+import { transferToUnit } from '../stock/commands/transfer-to-unit';
+import { createUnit, getUnit, listUnits, reverseMovements, updateUnit } from './service';
 import { leastRole } from '../../../common/permissions';
 
 const stockParams = z.object({ id: z.uuid(), itemId: z.uuid() });
@@ -51,12 +43,6 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   const member = { access: { role: leastRole.view, gate: 'trial' } } as const;
   const admin = { access: { role: leastRole.properties, gate: 'trial' } } as const;
   const stock = { access: { role: leastRole.stock, gate: 'trial' } } as const;
-  // Plus and minus check the gate inside the write's own transaction instead (assertAccess in
-  // units/service.ts), not in the hook: they are the hottest path, pressed in bursts written in
-  // one transaction each, and a check in the hook would cost every press a transaction more
-  // (measured in docs/decisions/019-access-per-route.md). Checked there, it also holds for the
-  // batch a press waits for: a subscription cancelled or a trial ending meanwhile stops it.
-  const stockButton = { access: { role: leastRole.stock, gate: 'trial-in-write' } } as const;
 
   app.get(
     '/api/units',
@@ -137,12 +123,12 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
         response: { 200: stockMoveResult },
       },
     },
-    async (request) => addUnitStock(ctx.db, request.who, request.params.id, request.body),
+    async (request) => receiveAtUnit(ctx.db, request.who, request.params.id, request.body),
   );
   app.post(
     '/api/units/:id/inventory/:itemId/consume',
     {
-      config: stockButton,
+      config: stock,
       schema: {
         tags,
         operationId: 'consumeUnitStock',
@@ -154,23 +140,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
         response: { 200: stockMoveResult },
       },
     },
-    async (request) =>
-      consumeUnitStock(ctx.db, request.who, request.params.id, request.params.itemId, ctx.now(), request.body?.quantity ?? 1),
-  );
-  app.post(
-    '/api/units/:id/inventory/:itemId/restock',
-    {
-      config: stockButton,
-      schema: {
-        tags,
-        operationId: 'restockUnitStock',
-        summary: 'Plus button: move one from the unit’s garage',
-        'x-errors': [...gated, 'CONFLICT'],
-        params: stockParams,
-        response: { 200: stockChangeResult },
-      },
-    },
-    async (request) => restockUnitStock(ctx.db, request.who, request.params.id, request.params.itemId, ctx.now()),
+    async (request) => consume(ctx.db, request.who, request.params.id, request.params.itemId, request.body?.quantity ?? 1),
   );
   app.post(
     '/api/units/:id/inventory/:itemId/transfer',
@@ -179,14 +149,14 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
       schema: {
         tags,
         operationId: 'transferUnitStock',
-        summary: 'Restock by quantity, or Add Manually from the garage: move n from the unit’s garage in one transfer',
+        summary: 'Plus button (its quick taps added up), restock by quantity, or Add Manually from the garage: move n from the unit’s garage in one transfer',
         'x-errors': [...gated, 'CONFLICT'],
         params: stockParams,
         body: transferUnitStockBody,
         response: { 200: stockMoveResult },
       },
     },
-    async (request) => transferUnitStock(ctx.db, request.who, request.params.id, request.params.itemId, request.body.quantity),
+    async (request) => transferToUnit(ctx.db, request.who, request.params.id, request.params.itemId, request.body.quantity),
   );
   app.post(
     '/api/units/:id/restock-to-minimum',

@@ -60,7 +60,7 @@ describe.each(backends)('items, garages and units on %s', (backend) => {
     const unknown = '00000000-0000-4000-8000-000000000000';
     expect((await api(t, s.cookie, 'GET', `/api/units/${unknown}`)).statusCode).toBe(404);
     expect((await api(t, s.cookie, 'GET', '/api/units/not-a-uuid')).statusCode).toBe(404);
-    expect((await api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${unknown}/restock`)).statusCode).toBe(404);
+    expect((await api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${unknown}/transfer`, { quantity: 1 })).statusCode).toBe(404);
     expect((await api(t, s.cookie, 'PATCH', `/api/items/${unknown}`, { name: 'a', category: 'b' })).statusCode).toBe(404);
   });
 
@@ -80,9 +80,9 @@ describe.each(backends)('items, garages and units on %s', (backend) => {
 
   it('plus moves one from the garage to the unit; minus consumes one, floored at 0', async () => {
     const towel = s.itemIds['Bath Towel']!;
-    const plus = () => api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${towel}/restock`);
+    const plus = () => api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${towel}/transfer`, { quantity: 1 });
     const minus = () => api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${towel}/consume`);
-    expect((await plus()).json()).toEqual({ unit_quantity: 1, garage_quantity: 4, status: 'low' });
+    expect((await plus()).json()).toEqual({ unit_quantity: 1, garage_quantity: 4, status: 'low', movement_ids: [expect.any(String)] });
     for (let i = 0; i < 4; i++) await plus();
     expect(await garageStock(towel)).toBe(0);
     const refused = await plus();
@@ -111,7 +111,7 @@ describe.each(backends)('items, garages and units on %s', (backend) => {
   it('refuses plus without a garage', async () => {
     const pods = s.itemIds['Coffee Pods']!;
     await api(t, s.cookie, 'PATCH', `/api/units/${s.unitId}`, { name: 'Beach House', address: '2 Shore Lane', garage_id: null });
-    const res = await api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${pods}/restock`);
+    const res = await api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${pods}/transfer`, { quantity: 1 });
     expect(res.statusCode).toBe(409);
     expect(res.json().error.message).toBe('No garage assigned to this unit');
     const back = await api(t, s.cookie, 'PATCH', `/api/units/${s.unitId}`, { name: 'Beach House', address: '2 Shore Lane', garage_id: s.garageId });

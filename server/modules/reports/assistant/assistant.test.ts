@@ -21,7 +21,7 @@ import { reportRange, type ReportFacts } from './shared';
 
 const NOW = new Date('2026-06-30T12:00:00Z');
 
-/** Runs `action` through the API and dates the ledger rows it wrote (still dated today) `iso`. */
+/** Runs `action` through the API and dates the movements it wrote (still dated today) `iso`. */
 async function at<R extends { statusCode: number; body: string }>(t: TestApp, iso: string, action: () => Promise<R>): Promise<R> {
   const res = await action();
   if (res.statusCode >= 300) throw new Error(`${res.statusCode} ${res.body}`);
@@ -42,7 +42,10 @@ function compute(t: TestApp, tenantId: string, type: ReportType, days = 7, limit
  * (Kitchen, min 5, $0.10), Dish Soap (Kitchen, min 1, $0.20), Candle (Decor, min 0, $3.00);
  * garages Main Storage and North Depot; units Beach House, Loft, Cabin (Main Storage) and Villa
  * (North Depot). Usage in the 7 days before NOW: Loft 5 towels, Cabin 1 towel and 2 pods, Villa 1
- * towel (a negative count), Beach House 1 pod and 1 dish soap ($0.10 + $0.20).
+ * towel (a negative count), Beach House 1 pod and 1 dish soap ($0.10 + $0.20). Stays (the company
+ * in UTC) that departed in those 7 days, before today: 2 at the Loft and 1 at the Cabin; not
+ * counted, the Loft's stay departing today, its cancelled one and the Cabin's that departed on the
+ * 22nd (inside 30 days); Villa and Beach House have none.
  */
 async function seaside(t: TestApp): Promise<StockTenant & { units: Record<string, string> }> {
   const s = await stockTenant(t, 'seaside@example.com', [
@@ -92,9 +95,17 @@ async function seaside(t: TestApp): Promise<StockTenant & { units: Record<string
   await consume('2026-06-29T10:00:00Z', beach, pods!);
   await consume('2026-06-29T23:59:59Z', beach, soap!);
   // A transfer from the garage is not usage.
-  await at(t, '2026-06-29T11:00:00Z', call('POST', `/api/units/${loft}/inventory/${towel!}/restock`));
+  await at(t, '2026-06-29T11:00:00Z', call('POST', `/api/units/${loft}/inventory/${towel!}/transfer`, { quantity: 1 }));
   // Villa's towel was found missing in a count rather than consumed: usage, and lost in counts.
   await t.database.db.execute(sql`update inventory_logs set type = 'count' where unit_id = ${villa} and created_at = '2026-06-26T09:00:00Z'`);
+  await t.database.db.execute(sql`
+    insert into reservations (tenant_id, source, id, unit_id, arrival_date, departure_date, guests, status) values
+      (${s.tenantId}, 'calendar', 'loft-1', ${loft}, '2026-06-22', '2026-06-25', 2, 'confirmed'),
+      (${s.tenantId}, 'calendar', 'loft-2', ${loft}, '2026-06-26', '2026-06-28', 2, 'confirmed'),
+      (${s.tenantId}, 'calendar', 'loft-3', ${loft}, '2026-06-28', '2026-06-30', 2, 'confirmed'),
+      (${s.tenantId}, 'hostaway', 'loft-4', ${loft}, '2026-06-26', '2026-06-27', 2, 'cancelled'),
+      (${s.tenantId}, 'calendar', 'cabin-1', ${cabin}, '2026-06-20', '2026-06-22', 2, 'confirmed'),
+      (${s.tenantId}, 'calendar', 'cabin-2', ${cabin}, '2026-06-27', '2026-06-29', 2, 'confirmed')`);
   return { ...s, units: { loft, cabin, villa, beach, north } };
 }
 
@@ -161,17 +172,19 @@ const expected: Record<ReportType, ReportFacts> = {
     facts: [
       'Usage is what was consumed at units plus stock found missing in unit counts; transfers between locations are not usage.',
       `In ${WEEK}: 11 items used at 4 units, costing $46.00; 1.57 used per day on average.`,
+      // Loft 5 towels and Cabin 1 towel and 2 pods over 3 stays: 8 / 3; ($32.50 + $6.50 + $0.20) / 3.
+      "Stays that departed in the range (by the company's calendar days, before today): 3 stays at 2 units, which used 2.67 per stay on average, costing $13.07 a stay.",
       'Busiest day: 2026-06-29 (UTC), 4 used, $0.50.',
       'By unit: Loft 5 used ($32.50), Cabin 3 used ($6.70), Villa 1 used ($6.50), Beach House 2 used ($0.30).',
     ],
-    columns: ['Unit', 'Item', 'Used', 'Cost ($)', 'Average per day', 'Busiest day (UTC)', 'Used that day'],
+    columns: ['Unit', 'Item', 'Used', 'Cost ($)', 'Average per day', 'Busiest day (UTC)', 'Used that day', 'Stays', 'Used per stay'],
     rows: [
-      ['Loft', 'Towel', 5, '32.50', '0.71', '2026-06-28', 3],
-      ['Cabin', 'Towel', 1, '6.50', '0.14', '2026-06-27', 1],
-      ['Villa', 'Towel', 1, '6.50', '0.14', '2026-06-26', 1],
-      ['Cabin', 'Pods', 2, '0.20', '0.29', '2026-06-29', 2],
-      ['Beach House', 'Dish Soap', 1, '0.20', '0.14', '2026-06-29', 1],
-      ['Beach House', 'Pods', 1, '0.10', '0.14', '2026-06-29', 1],
+      ['Loft', 'Towel', 5, '32.50', '0.71', '2026-06-28', 3, 2, '2.50'],
+      ['Cabin', 'Towel', 1, '6.50', '0.14', '2026-06-27', 1, 1, '1.00'],
+      ['Villa', 'Towel', 1, '6.50', '0.14', '2026-06-26', 1, 0, ''],
+      ['Cabin', 'Pods', 2, '0.20', '0.29', '2026-06-29', 2, 1, '2.00'],
+      ['Beach House', 'Dish Soap', 1, '0.20', '0.14', '2026-06-29', 1, 0, ''],
+      ['Beach House', 'Pods', 1, '0.10', '0.14', '2026-06-29', 1, 0, ''],
     ],
   },
   reorder: {
@@ -289,9 +302,11 @@ describe.each(backends)('report assistant on %s', (backend) => {
 
   it('covers the chosen number of days', async () => {
     const quarter = await compute(t, sea.tenantId, 'usage', 90);
-    expect(quarter.facts.slice(1, 3)).toEqual([
+    expect(quarter.facts.slice(1, 4)).toEqual([
       // The 5 pods of May 1st come in.
       'In the last 90 days (2026-04-01 12:00 to 2026-06-30 12:00 UTC): 16 items used at 4 units, costing $46.50; 0.18 used per day on average.',
+      // The Cabin's stay of the 22nd comes in: 8 used over 4 stays; $39.20 / 4.
+      "Stays that departed in the range (by the company's calendar days, before today): 4 stays at 2 units, which used 2.00 per stay on average, costing $9.80 a stay.",
       'Busiest day: 2026-05-01 (UTC), 5 used, $0.50.',
     ]);
     const month = await compute(t, sea.tenantId, 'reorder', 30);

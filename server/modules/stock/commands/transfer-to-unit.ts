@@ -1,0 +1,70 @@
+/**
+ * Transfer to a property (docs/product.md "Stock movements and statuses"): `quantity` pieces
+ * (>= 1) moved from the unit's garage to the unit in one `restock` transfer, all of it or nothing.
+ * The plus button's quick taps add up into one such request (web/features/units/use-stock-taps.ts),
+ * as do restock by quantity and "Add Manually" from the garage (docs/decisions/038-stock-commands.md).
+ */
+import type { StockMoveResult } from '../../../../common/contracts/stock';
+import { stockStatus } from '../../../../common/contracts/stock';
+import type { Db, Tx } from '../../../db/client';
+import { withTenant } from '../../../db/tenant-tx';
+import { notFound } from '../../../lib/errors';
+import type { TenantIdentity } from '../../auth/session';
+import { assertItemsExist } from '../../items/service';
+import { ensureStockRow, movementsWrittenAt } from '../ledger';
+import { stockLocks, type StockLocks } from '../locks';
+import { garageShort, noGarage } from '../refusals';
+import { transferToUnits } from '../transfer';
+
+/**
+ * Opens the unit's stock row of an item it does not hold yet, refusing first what the transfer
+ * would refuse. The garage's row is locked before the new unit row is inserted (whose trigger
+ * locks the item, the last step of the lock order): no other transaction can hold a row not
+ * inserted yet, and one opening the same row locks the same garage row first, so they take turns.
+ * @throws 404 for an unknown item; CONFLICT as the transfer
+ */
+async function openRowForTransfer(
+  tx: Tx,
+  locks: StockLocks,
+  tenantId: string,
+  unitId: string,
+  garageId: string | null,
+  itemId: string,
+  quantity: number,
+): Promise<void> {
+  if (garageId === null) throw noGarage();
+  await assertItemsExist(tx, tenantId, [itemId]);
+  const held = await locks.garageRows(garageId, { items: [itemId] });
+  if ((held.get(itemId) ?? 0) < quantity) throw garageShort();
+  await ensureStockRow(tx, tenantId, { kind: 'unit', id: unitId }, itemId);
+}
+
+/**
+ * Moves `quantity` of `itemId` from the unit's garage to the unit. A unit without a stock row of
+ * the item gets one, so the transfer also adds a new item to the unit.
+ * @returns the quantities after (the unit's and its garage's), the row's status and the ledger
+ *   row to undo it.
+ * @throws 404 for an unknown unit or item; CONFLICT 'No garage assigned to this unit' |
+ *   'Not enough stock available in garage' (nothing is written then, a row opened included).
+ */
+export async function transferToUnit(db: Db, who: TenantIdentity, unitId: string, itemId: string, quantity: number): Promise<StockMoveResult> {
+  const tenantId = who.tenantId;
+  return withTenant(db, tenantId, async (tx) => {
+    const locks = stockLocks(tx, tenantId);
+    const unit = (await locks.units([unitId], 'share')).get(unitId);
+    if (!unit) throw notFound('Unit');
+    const row = (await locks.unitRows(unitId, { items: [itemId] })).get(itemId);
+    if (!row) await openRowForTransfer(tx, locks, tenantId, unitId, unit.garageId, itemId, quantity);
+    const [outcome] = await transferToUnits(tx, tenantId, [{ unitId, itemId, quantity, userId: who.userId }], { type: 'restock' });
+    // Refused inside the transaction, so a row opened above goes too.
+    if (outcome!.kind === 'no_stock_row') throw notFound('Stock row');
+    if (outcome!.kind === 'no_garage') throw noGarage();
+    if (outcome!.kind === 'garage_short') throw garageShort();
+    return {
+      unit_quantity: outcome!.unitQuantity,
+      garage_quantity: outcome!.garageQuantity,
+      status: stockStatus(outcome!.unitQuantity, outcome!.threshold),
+      movement_ids: await movementsWrittenAt(tx, tenantId, { kind: 'unit', id: unitId }, [itemId]),
+    };
+  });
+}

@@ -1,0 +1,201 @@
+/**
+ * The one way a stock command takes its row locks (docs/decisions/009-ledger-lock-order.md,
+ * docs/decisions/038-stock-commands.md). Every lock statement on stock data in the server is in
+ * this module: commands, and the modules that create, assign or delete locations, open a
+ * `StockLocks` on their tenant transaction and take its steps in the lock order —
+ *
+ * 1. the command's own record (a scan being applied: a second apply waits for the first);
+ * 2. garages, key ascending;
+ * 3. units, key ascending;
+ * 4. unit stock rows (one unit at a time, units in key order; items in key order);
+ * 5. garage stock rows (likewise);
+ * 6. every stock row of some items, unit rows then garage rows (before an item's threshold
+ *    change or deletion, whose ON UPDATE / ON DELETE CASCADE would otherwise lock them in no
+ *    particular order while holding the item);
+ * 7. items, key ascending.
+ *
+ * A step may be skipped but never taken after a later one, nor for a lower key than the same
+ * step's last: `LockOrderError` then, before any statement runs, so a command written out of order
+ * fails its first test instead of deadlocking under load. Each step is its own statement
+ * (`… ORDER BY key FOR …`) before the statement that writes, so the write reads the latest
+ * quantities of rows that are already its own. The transfer (`transfer_to_units`, migration
+ * 0013) locks inside the database in the same order; a command may call it after these steps.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { pgArray, queryRows, type Tx } from '../../db/client';
+
+/** PostgreSQL's row-lock strengths, weakest first. */
+export type RowLockMode = 'key share' | 'share' | 'no key update' | 'update';
+
+/** Thrown when a step is taken out of decision 009's order: a bug in the command, never the user's. */
+export class LockOrderError extends Error {
+  override name = 'LockOrderError';
+}
+
+const STEPS = ['record', 'garages', 'units', 'unitRows', 'garageRows', 'itemRows', 'items'] as const;
+type Step = (typeof STEPS)[number];
+
+/** Which stock rows of one location to lock: the given items, every row, or (units) the rows below their item's minimum. */
+export type RowsWanted = { items: readonly string[] } | 'all';
+
+/** A unit stock row as locked: its quantity and its item's minimum threshold (the row's copy, migration 0004). */
+export interface LockedUnitRow {
+  quantity: number;
+  minimum: number;
+}
+
+const modeSql = (mode: RowLockMode): SQL => sql.raw(`for ${mode}`);
+const sortedUnique = (ids: readonly string[]) => [...new Set(ids)].sort();
+
+/**
+ * The locks of one tenant transaction, taken in the lock order. Create one per transaction with
+ * `stockLocks`; its methods return what they read under the lock.
+ */
+export class StockLocks {
+  private reached = -1;
+  private lastKey = '';
+
+  constructor(
+    private readonly tx: Tx,
+    private readonly tenantId: string,
+  ) {}
+
+  /** Records step `step` for key `key`, refusing one that goes back. @throws LockOrderError */
+  private advance(step: Step, key: string): void {
+    const k = STEPS.indexOf(step);
+    if (k < this.reached || (k === this.reached && key < this.lastKey)) {
+      const was = `${STEPS[this.reached]}${this.lastKey ? ` ${this.lastKey}` : ''}`;
+      throw new LockOrderError(`lock order: ${step}${key ? ` ${key}` : ''} after ${was} (docs/decisions/009-ledger-lock-order.md)`);
+    }
+    if (k > this.reached) this.lastKey = '';
+    this.reached = k;
+    if (key > this.lastKey) this.lastKey = key;
+  }
+
+  /**
+   * Step 1: a scan being applied, FOR UPDATE (applies of one scan take turns).
+   * @returns its unit (null for a storage scan), the item ids it detected and whether it was applied; undefined when not found.
+   */
+  async scan(scanId: string): Promise<{ unitId: string | null; detected: string[]; applied: boolean } | undefined> {
+    this.advance('record', scanId);
+    const [row] = await queryRows<{ unit_id: string | null; detections: { item_id: string }[]; applied: boolean }>(
+      this.tx,
+      sql`select unit_id, detections, applied_at is not null as applied from scans
+          where tenant_id = ${this.tenantId} and id = ${scanId} for update`,
+    );
+    return row && { unitId: row.unit_id, detected: row.detections.map((d) => d.item_id), applied: row.applied };
+  }
+
+  /**
+   * Step 2: garages, in key order: `key share` to assign a unit to one or to give stock back to it
+   * (it cannot be deleted meanwhile), `no key update` to count its stock, `update` to delete it.
+   * @returns the garages found, by id, with their names (an unknown id is absent).
+   */
+  async garages(ids: readonly string[], mode: RowLockMode): Promise<Map<string, { name: string }>> {
+    const keys = sortedUnique(ids);
+    this.advance('garages', keys[0] ?? '');
+    this.lastKey = keys.at(-1) ?? this.lastKey;
+    if (keys.length === 0) return new Map();
+    const rows = await queryRows<{ id: string; name: string }>(
+      this.tx,
+      sql`select id, name from garages where tenant_id = ${this.tenantId} and id = any(${pgArray(keys)}::uuid[])
+          order by id ${modeSql(mode)}`,
+    );
+    return new Map(rows.map((r) => [r.id, { name: r.name }]));
+  }
+
+  /**
+   * Step 3: units, in key order: `share` to change their stock (their garage stays, they are not
+   * deleted meanwhile), `update` to change or delete them, to remove one of their stock rows or
+   * to undo (changes of the unit's stock take turns with it).
+   * @returns the units found, by id, with their garage as of the lock (an unknown id is absent).
+   */
+  async units(ids: readonly string[], mode: RowLockMode): Promise<Map<string, { garageId: string | null }>> {
+    const keys = sortedUnique(ids);
+    this.advance('units', keys[0] ?? '');
+    this.lastKey = keys.at(-1) ?? this.lastKey;
+    if (keys.length === 0) return new Map();
+    const rows = await queryRows<{ id: string; garage_id: string | null }>(
+      this.tx,
+      sql`select id, garage_id from units where tenant_id = ${this.tenantId} and id = any(${pgArray(keys)}::uuid[])
+          order by id ${modeSql(mode)}`,
+    );
+    return new Map(rows.map((r) => [r.id, { garageId: r.garage_id }]));
+  }
+
+  /**
+   * Step 4: stock rows of one unit FOR UPDATE, in item order: those of `wanted`, or those below
+   * their item's minimum threshold (`'belowMinimum'`, what "Restock to minimum" fills).
+   * @returns the rows found, by item id.
+   */
+  async unitRows(unitId: string, wanted: RowsWanted | 'belowMinimum'): Promise<Map<string, LockedUnitRow>> {
+    this.advance('unitRows', unitId);
+    const which =
+      wanted === 'all'
+        ? sql``
+        : wanted === 'belowMinimum'
+          ? sql`and stock_below_minimum(quantity, item_threshold)`
+          : sql`and item_id = any(${pgArray(sortedUnique(wanted.items))}::uuid[])`;
+    const rows = await queryRows<{ item_id: string; quantity: number; minimum: number }>(
+      this.tx,
+      sql`select item_id, quantity, item_threshold as minimum from unit_inventory
+          where tenant_id = ${this.tenantId} and unit_id = ${unitId} ${which}
+          order by item_id for update`,
+    );
+    return new Map(rows.map((r) => [r.item_id, { quantity: Number(r.quantity), minimum: Number(r.minimum) }]));
+  }
+
+  /**
+   * Step 5: stock rows of one garage FOR UPDATE, in item order: those of `wanted`, or every row
+   * (empty ones too, before the garage's stock is replaced or the garage deleted).
+   * @returns the quantities found, by item id.
+   */
+  async garageRows(garageId: string, wanted: RowsWanted): Promise<Map<string, number>> {
+    this.advance('garageRows', garageId);
+    const which = wanted === 'all' ? sql`` : sql`and item_id = any(${pgArray(sortedUnique(wanted.items))}::uuid[])`;
+    const rows = await queryRows<{ item_id: string; quantity: number }>(
+      this.tx,
+      sql`select item_id, quantity from garage_inventory
+          where tenant_id = ${this.tenantId} and garage_id = ${garageId} ${which}
+          order by item_id for update`,
+    );
+    return new Map(rows.map((r) => [r.item_id, Number(r.quantity)]));
+  }
+
+  /**
+   * Step 6: every stock row of `itemIds` at every location, unit rows then garage rows, each in
+   * key order: before the items' minimum thresholds change or the items are deleted.
+   */
+  async itemRows(itemIds: readonly string[]): Promise<void> {
+    const keys = sortedUnique(itemIds);
+    this.advance('itemRows', keys[0] ?? '');
+    this.lastKey = keys.at(-1) ?? this.lastKey;
+    if (keys.length === 0) return;
+    const items = pgArray(keys);
+    await this.tx.execute(
+      sql`select 1 from unit_inventory where tenant_id = ${this.tenantId} and item_id = any(${items}::uuid[]) order by unit_id, item_id for update`,
+    );
+    await this.tx.execute(
+      sql`select 1 from garage_inventory where tenant_id = ${this.tenantId} and item_id = any(${items}::uuid[]) order by garage_id, item_id for update`,
+    );
+  }
+
+  /**
+   * Step 7: items, in key order (`update` to delete one, after step 6 locked its stock rows).
+   * @returns the ids found.
+   */
+  async items(ids: readonly string[], mode: RowLockMode): Promise<Set<string>> {
+    const keys = sortedUnique(ids);
+    this.advance('items', keys[0] ?? '');
+    this.lastKey = keys.at(-1) ?? this.lastKey;
+    if (keys.length === 0) return new Set();
+    const rows = await queryRows<{ id: string }>(
+      this.tx,
+      sql`select id from items where tenant_id = ${this.tenantId} and id = any(${pgArray(keys)}::uuid[]) order by id ${modeSql(mode)}`,
+    );
+    return new Set(rows.map((r) => r.id));
+  }
+}
+
+/** Opens the lock steps of a tenant transaction (see the module comment). */
+export const stockLocks = (tx: Tx, tenantId: string): StockLocks => new StockLocks(tx, tenantId);
