@@ -26,6 +26,14 @@ export const DEFAULT_SHAPE: BenchShape = { units: 1000, items: 100, garages: 10,
 const STAY_NIGHTS = 2;
 const STAY_WINDOW_DAYS = 150;
 
+/**
+ * What the large tenant's garages hold at the end of the generated history, in pieces, of each
+ * item not at its threshold: the transfers, restocks to minimum and pick-list deliveries of the
+ * benchmark take some hundreds of pieces from one garage row (docs/performance.md "Stock commands:
+ * the requests the web sends"), and must all be answered 200.
+ */
+export const LARGE_GARAGE_STOCK = { min: 1500, max: 3000 };
+
 /** Ledger rows written per unit stock row: initial, 3 transfers (2 rows each), 3 uses. */
 export const LEDGER_ROWS_PER_UNIT_ROW = 10;
 
@@ -44,6 +52,8 @@ export interface GeneratedCounts {
     ledgerRows: number;
     low: number;
     critical: number;
+    /** Unit stock rows below their item's minimum threshold (what "Restock to minimum" fills). */
+    belowMinimum: number;
     /** Stays arriving from today to 60 days ahead. */
     upcomingStays: number;
   };
@@ -184,8 +194,9 @@ export async function generateBenchData(
   }
   await step('Ledger of the small tenants', ledger(`p.tenant_id <> '${args.largeTenantId}'`));
 
-  // Weekly deliveries bring each garage what it sent out plus what it holds at the end:
-  // 300–1,500 of most items, at or below the threshold for 3 % (garage alerts).
+  // Weekly deliveries bring each garage what it sent out plus what it holds at the end: at or
+  // below the threshold for 3 % of its items (garage alerts); of the others 300–1,500 in a small
+  // tenant and LARGE_GARAGE_STOCK in the large one, enough for the benchmark's stock loads.
   await step(
     'Garage deliveries',
     `insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, garage_id, type, unit_cost, user_id, note, created_at)
@@ -194,6 +205,7 @@ export async function generateBenchData(
      from (
        select g.tenant_id, g.id as garage_id, i.id as item_id, i.cost,
               coalesce(o.sent, 0) + case when random() < 0.03 then floor(random() * (i.threshold + 1))::int
+                                         when g.tenant_id = $1 then $2::int + floor(random() * ($3::int - $2::int + 1))::int
                                          else 300 + floor(random() * 1201)::int end as total
        from bg g join bi i on i.tenant_id = g.tenant_id
        left join (select garage_id, item_id, sum(a1 + a2 + a3)::int as sent from bp group by 1, 2) o
@@ -202,6 +214,7 @@ export async function generateBenchData(
      join bt b on b.tenant_id = d.tenant_id
      cross join generate_series(0, 12) w
      where d.total / 13 + case when w = 0 then d.total % 13 else 0 end > 0`,
+    [args.largeTenantId, LARGE_GARAGE_STOCK.min, LARGE_GARAGE_STOCK.max],
   );
 
   await step(
@@ -244,6 +257,7 @@ export async function generateBenchData(
             (select count(*) from unit_inventory s join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
               where s.tenant_id = $1 and s.quantity > 0 and s.quantity <= i.minimum_threshold) as l_low,
             (select count(*) from unit_inventory where tenant_id = $1 and quantity <= 0) as l_critical,
+            (select count(*) from unit_inventory where tenant_id = $1 and quantity < item_threshold) as l_below_minimum,
             (select count(*) from reservations where tenant_id = $1 and arrival_date >= current_date
               and arrival_date < current_date + 60) as l_upcoming_stays`,
     [args.largeTenantId],
@@ -265,6 +279,7 @@ export async function generateBenchData(
       ledgerRows: n('l_ledger_rows'),
       low: n('l_low'),
       critical: n('l_critical'),
+      belowMinimum: n('l_below_minimum'),
       upcomingStays: n('l_upcoming_stays'),
     },
   };

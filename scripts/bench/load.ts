@@ -5,24 +5,54 @@
  */
 import { Worker } from 'node:worker_threads';
 
+/** One request of a load: its path and, for a POST, its JSON body. */
+export interface BenchRequest {
+  path: string;
+  body?: string;
+}
+
+/** A path whose two bodies are sent in turn: the second undoes what the first did, and so on. */
+export interface AlternatingTarget {
+  path: string;
+  bodies: [string, string];
+}
+
+/**
+ * How a load chooses each of its requests (autocannon's `setupRequest`, in the worker):
+ * - `random`: any of `requests` at random, as often as the load lasts;
+ * - `each-once`: `requests` in their order, each sent once over the warm-up and the measured run
+ *   together (a load of a fixed number of requests: `warmupRequests` + `measuredRequests` at most
+ *   `requests.length`; past the end it starts over);
+ * - `alternating`: the next idle target, with the body after the one last answered 200, so a
+ *   request valid only in the state the previous one left (a count's expected quantities) stays
+ *   valid. A target is never asked twice at once; one answered anything but 200 (and the ones
+ *   cut off when a run ends) is set aside, and used again only when no other target is idle.
+ *   Give more targets than connections.
+ */
+export type RequestSource =
+  | { kind: 'random'; requests: BenchRequest[] }
+  | { kind: 'each-once'; requests: BenchRequest[] }
+  | { kind: 'alternating'; targets: AlternatingTarget[] };
+
 export interface LoadSpec {
   /** Label in the results table. */
   name: string;
   /** Origin of the server, e.g. http://127.0.0.1:40123. */
   origin: string;
   method: 'GET' | 'POST';
-  /** Paths to request; each request picks one at random. */
-  paths: string[];
+  /** The requests to send (paths and bodies). */
+  source: RequestSource;
+  /** Headers of every request (the session cookie, the content-type of the bodies, the origin). */
   headers?: Record<string, string>;
-  /** Request body sent with every request (e.g. JSON, with its content-type in `headers`). */
-  body?: string;
   connections: number;
   /** Seconds of load before measuring (results discarded). */
   warmupSeconds: number;
+  /** When set, the warm-up ends after this many responses instead (0: no warm-up). */
+  warmupRequests?: number;
   /** Seconds measured. */
   seconds: number;
   /** When set, the measured run ends after this many responses instead of after `seconds`. */
-  requests?: number;
+  measuredRequests?: number;
 }
 
 export interface LoadResult {
