@@ -25,6 +25,32 @@ export function stockStatus(quantity: number, minimumThreshold: number): StockSt
   return 'sufficient';
 }
 
+/**
+ * Below minimum (docs/product.md "Stock movements and statuses", "Restock to minimum"; "Forecast",
+ * **below minimum**): a stock of `quantity` pieces holds less than the item's minimum threshold
+ * `minimum` (pieces), `quantity < minimum`. Narrower than 'low' (`quantity <= minimum`, see
+ * {@link stockStatus}): a row at exactly its minimum is low but not below it, and Restock to
+ * minimum leaves it as it is. Either number may be fractional (the forecast's projected stock).
+ * The server's SQL form is `belowMinimumSql` in server/modules/stock/rules.ts (the SQL function
+ * `stock_below_minimum`, migration 0025), tested against this one.
+ */
+export function isBelowMinimum(quantity: number, minimum: number): boolean {
+  return quantity < minimum;
+}
+
+/**
+ * What to order for a garage (docs/product.md "Pick lists", **To order**: "the order: needed +
+ * the item's minimum threshold − the garage's stock, never below 0"): the pieces that cover
+ * `needed` (what its properties need brought over the lead time) and still leave the garage its
+ * `minimum` (the item's minimum threshold) once `onHand` (its stock now) is counted. All whole
+ * pieces; the answer is a whole number >= 0. The Restock Recommendations report
+ * (docs/product.md "Reports", `reorder`) is another rule on purpose: it plans from past usage
+ * without stays (server/modules/reports/assistant/reorder.ts).
+ */
+export function orderQuantity({ needed, minimum, onHand }: { needed: number; minimum: number; onHand: number }): number {
+  return Math.max(0, needed + minimum - onHand);
+}
+
 // ---- Items ---------------------------------------------------------------------------------
 
 export const item = z.object({

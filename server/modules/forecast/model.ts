@@ -17,6 +17,7 @@
  * When the company has no usage of the item at all, the item's default per stay is used (f = 1).
  */
 import type { RateBasis, ShortfallKind } from '../../../common/contracts/forecast';
+import { isBelowMinimum } from '../../../common/contracts/stock';
 
 /** Stays of the company's figure a property's own rate is weighed against (shrinkage). */
 export const PRIOR_STAYS = 4;
@@ -191,7 +192,8 @@ const EPSILON = 1e-9;
  * Projects one item of one property (docs/product.md "Forecast"): from `quantity` now, each stay
  * in arrival order uses its expected use; a stay under way (arrived before `today`) uses it too
  * but is not checked. An arrival starts short when the stock before it does not cover the stay's
- * expected use (`runs_out`) or is below `minimum` (`below_minimum`). `bring` is the least whole
+ * expected use (`runs_out`) or is below `minimum` (`below_minimum`, common/contracts/stock.ts
+ * `isBelowMinimum`; a rounding tail does not count). `bring` is the least whole
  * number that, added now, leaves no arrival short: max over arrivals of
  * (max(minimum, use of that stay) + use of the stays before it) − quantity.
  * @param stays the property's stays that have not departed before `today`, any order.
@@ -211,7 +213,7 @@ export function projectItem(quantity: number, minimum: number, rate: Rate, stays
       need = Math.max(need, Math.max(minimum, use) + usedBefore - quantity);
       if (!shortfall) {
         if (before + EPSILON < use) shortfall = { stay, kind: 'runs_out', projected: before };
-        else if (before + EPSILON < minimum) shortfall = { stay, kind: 'below_minimum', projected: before };
+        else if (isBelowMinimum(before + EPSILON, minimum)) shortfall = { stay, kind: 'below_minimum', projected: before };
       }
     }
     usedBefore += use;

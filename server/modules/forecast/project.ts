@@ -9,7 +9,9 @@
  *
  * Performance: a company may have 1,000 properties of 100 items. The database aggregates each
  * property's stays of the window and keeps only the (property, item) pairs whose stock minus ALL
- * the window's expected use (model-sql.ts `expectedUseSql`) is below the item's minimum: any
+ * the window's expected use (model-sql.ts `expectedUseSql`) is below the item's minimum
+ * (stock/rules.ts `belowMinimumSql`, the minimum raised by a millionth so that a rounding tail of
+ * the sum never drops a pair the projection would find short): any
  * other pair starts no arrival short and needs nothing brought (each arrival's stock before it is
  * at least that), so the pre-filter is exact. Only those pairs are projected in JavaScript.
  */
@@ -18,6 +20,7 @@ import type { ForecastStay, ItemForecast } from '../../../common/contracts/forec
 import { pgArray, queryRows, type Tx } from '../../db/client';
 import { isTimeZone, localDay } from '../stays/local-days';
 import { isStay } from '../stays/stay-rules';
+import { belowMinimumSql } from '../stock/rules';
 import { projectItem, type ItemProjection, type ModelStay, type Rate } from './model';
 import { expectedUseSql, stayGuestsSql, stayNightsSql } from './model-sql';
 
@@ -186,7 +189,7 @@ export async function project(tx: Tx, tenantId: string, now: Date, scope: Scope)
           scope.every
             ? sql``
             : sql`join st on st.unit_id = p.unit_id
-                  where p.quantity - ${expectedUseSql(rate, sql`st.stays`, sql`st.guest_nights`)} < p.minimum_threshold + 0.000001`
+                  where ${belowMinimumSql(sql`p.quantity - ${expectedUseSql(rate, sql`st.stays`, sql`st.guest_nights`)}`, sql`p.minimum_threshold + 0.000001`)}`
         }`,
   );
   // Items in name order once; stock rows then sort by the item's place (comparing names 46,000

@@ -24,6 +24,7 @@ import {
   type ForecastSummary,
   type UnitForecastAnswer,
 } from '../../../common/contracts/forecast';
+import { orderQuantity } from '../../../common/contracts/stock';
 import { garageAllocation } from '../../../common/pick-list';
 import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
@@ -389,7 +390,8 @@ export async function deliverPickList(
  * Reorder from the forecast (docs/product.md "Pick lists"): per item the garage holds or its
  * properties need, the garage's stock, the item's minimum threshold, what its properties need
  * brought over the garage's lead time (the sum of their `bring` over the stays arriving before
- * their today + `lead_time_days`), and the order: max(0, needed + minimum − garage stock).
+ * their today + `lead_time_days`), and the order: what covers that and keeps the garage its
+ * minimum, max(0, needed + minimum − garage stock) (common/contracts/stock.ts `orderQuantity`).
  * @throws 404 'Garage not found'.
  */
 export async function garageOrderForecast(db: Db, who: TenantIdentity, garageId: string, now: Date): Promise<OrderForecastAnswer> {
@@ -413,7 +415,7 @@ export async function garageOrderForecast(db: Db, who: TenantIdentity, garageId:
     );
     const items = rows.map((r) => {
       const need = needed.get(r.item_id) ?? 0;
-      const order = Math.max(0, need + Number(r.minimum_threshold) - Number(r.garage_quantity));
+      const order = orderQuantity({ needed: need, minimum: Number(r.minimum_threshold), onHand: Number(r.garage_quantity) });
       return { ...r, minimum_threshold: Number(r.minimum_threshold), garage_quantity: Number(r.garage_quantity), needed: need, order };
     });
     items.sort((a, b) => b.order - a.order || byName(a.item_name, b.item_name) || byText(a.item_id, b.item_id));

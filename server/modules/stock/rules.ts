@@ -1,6 +1,6 @@
 /**
  * The stock rules in SQL, one home for each (docs/product.md "Stock movements and statuses"):
- * the status of a stock row, usage, the garage chart's buckets, the ledger invariant.
+ * the status of a stock row, below minimum, usage, the garage chart's buckets, the ledger invariant.
  *
  * The status of a stock row is defined once, by the SQL functions `stock_is_critical`,
  * `stock_in_alert` and `stock_status` (migration 0015), which the helpers below call and the
@@ -20,6 +20,18 @@ export const inAlertSql = (quantity: SQL, threshold: SQL): SQL => sql`stock_in_a
 
 /** SQL: the status of a row, 'critical' | 'low' | 'sufficient', as `stockStatus` derives it. */
 export const stockStatusSql = (quantity: SQL, threshold: SQL): SQL => sql`stock_status(${quantity}, ${threshold})`;
+
+/**
+ * SQL: true when a stock of `quantity` pieces is below the item's `minimum` threshold (pieces),
+ * `quantity < minimum` (docs/product.md "Stock movements and statuses", "Restock to minimum";
+ * "Forecast", **below minimum**): what Restock to minimum fills, narrower than in alert (a row at
+ * exactly its minimum is low, not below it). The rule's SQL home is the function
+ * `stock_below_minimum` (migration 0025), in double precision so that it takes whole stock
+ * columns and the forecast's projected (fractional) stock alike, exactly as JavaScript numbers
+ * compare; PostgreSQL inlines it into the calling query. `isBelowMinimum` of
+ * common/contracts/stock.ts is its TypeScript form (rules.test.ts checks they agree).
+ */
+export const belowMinimumSql = (quantity: SQL, minimum: SQL): SQL => sql`stock_below_minimum(${quantity}, ${minimum})`;
 
 /**
  * SQL: true when a ledger row aliased `l` is usage (docs/product.md "Reports"): stock that left a

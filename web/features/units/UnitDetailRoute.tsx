@@ -8,7 +8,7 @@
 import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ArrowLeft, ClipboardList, MapPin, PackageCheck, PackagePlus, Pencil, ScanLine, Warehouse } from 'lucide-react';
-import type { Unit, UnitStockRow as UnitStockRowData } from '../../../common/contracts/stock';
+import { isBelowMinimum, type Unit, type UnitStockRow as UnitStockRowData } from '../../../common/contracts/stock';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { ScanDialog } from '../../components/scanner/ScanDialog';
 import { Button, buttonClasses } from '../../components/ui/Button';
@@ -108,7 +108,7 @@ function UnitStock({ unit, onAdd, onScan }: { unit: Unit; onAdd: () => void; onS
 
   const garageStock = new Map(garages.data?.find((garage) => garage.id === unit.garage_id)?.inventory.map((row) => [row.item_id, row.quantity]));
   const removingItem = remove.isPending ? remove.variables.itemId : undefined;
-  const anyBelowMinimum = unit.inventory.some((row) => row.quantity < row.minimum_threshold);
+  const anyBelowMinimum = unit.inventory.some((row) => isBelowMinimum(row.quantity, row.minimum_threshold));
 
   const removeRow = (row: UnitStockRowData) => remove.mutate({ unitId: unit.id, itemId: row.item_id }, { onSettled: () => setRemoving(null) });
   // A row that holds stock asks first: one tap must not count stock out (docs/product.md "Screens: Unit detail").

@@ -13,6 +13,13 @@
  * A garage item has a row when the garage stocks it, its units used it in the range, or one of
  * its units' rows is at or below the minimum. Rows: the largest order first, then the fewest
  * days of cover. Usage comes from the garages' daily and weekly totals (usage-sql.ts).
+ *
+ * Not the forecast's order for a garage (`orderQuantity` of common/contracts/stock.ts,
+ * docs/product.md "Pick lists"), and kept apart on purpose: docs/product.md "Reports" documents
+ * this report's own rule, planned from the range's past usage and the units' shortfall now, so
+ * it works for a company without stays and adds no minimum for the garage itself; the forecast's
+ * order plans from the properties' upcoming stays over the garage's lead time and keeps the
+ * garage's minimum.
  */
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../../db/client';

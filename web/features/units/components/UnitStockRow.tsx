@@ -5,7 +5,7 @@
  * get a line of their own, away from the remove button, so a thumb does not hit the wrong one.
  */
 import { Minus, Plus, Trash2 } from 'lucide-react';
-import type { Unit, UnitStockRow as Row } from '../../../../common/contracts/stock';
+import { isBelowMinimum, type Unit, type UnitStockRow as Row } from '../../../../common/contracts/stock';
 import { Button } from '../../../components/ui/Button';
 import { IconButton } from '../../../components/ui/IconButton';
 import { useRestockToMinimum } from '../api/restock-to-minimum';
@@ -30,7 +30,7 @@ interface UnitStockRowProps {
 export function UnitStockRow({ unit, row, garageQuantity, perStay, isRemoving, isMarked = false, onRemove }: UnitStockRowProps) {
   const { tap, busy } = useStockTaps(unit, row, garageQuantity);
   const fill = useRestockToMinimum();
-  const below = row.quantity < row.minimum_threshold;
+  const below = isBelowMinimum(row.quantity, row.minimum_threshold);
   return (
     <li
       className={`flex flex-wrap items-center gap-x-3 gap-y-2 py-3 ${isMarked ? '-mx-2 rounded-lg px-2 ring-2 ring-blue-600' : ''}`}
