@@ -139,8 +139,8 @@ describe.skipIf(!inject('pgTemplateUrl'))('the server through a PostgreSQL outag
   }
 
   /** The answer to one request, or 'socket error' when the server could not be reached. */
-  async function attempt(method: string, path: string): Promise<Omit<Outcome, 'started' | 'ended'>> {
-    return call(method, path).then(
+  async function attempt(method: string, path: string, body?: unknown): Promise<Omit<Outcome, 'started' | 'ended'>> {
+    return call(method, path, body).then(
       async (res) => ({ status: res.status, retryAfter: res.headers.get('retry-after'), body: await res.text() }),
       () => ({ status: 'socket error' as const, retryAfter: null, body: '' }),
     );
@@ -213,7 +213,7 @@ describe.skipIf(!inject('pgTemplateUrl'))('the server through a PostgreSQL outag
     const [garage] = await ok<{ id: string }[]>('GET', '/api/garages');
     const [unit] = await ok<{ id: string }[]>('GET', '/api/units');
     await ok('PUT', `/api/garages/${garage!.id}/inventory`, { inventory: items.map((i) => ({ item_id: i.id, quantity: 100_000 })) });
-    pressPaths = items.flatMap((i) => ['restock', 'consume'].map((press) => `/api/units/${unit!.id}/inventory/${i.id}/${press}`));
+    pressPaths = items.flatMap((i) => ['transfer', 'consume'].map((press) => `/api/units/${unit!.id}/inventory/${i.id}/${press}`));
   }, 120_000);
 
   afterAll(async () => {
@@ -227,7 +227,7 @@ describe.skipIf(!inject('pgTemplateUrl'))('the server through a PostgreSQL outag
     const client = async (n: number) => {
       for (let i = n; !stopLoad; i++) {
         const started = performance.now();
-        const outcome = await attempt('POST', pressPaths[i % pressPaths.length]!);
+        const outcome = await attempt('POST', pressPaths[i % pressPaths.length]!, { quantity: 1 });
         outcomes.push({ started, ended: performance.now(), ...outcome });
         // Pace the clients while the database is down: an outage answers in a millisecond.
         if (outcome.status !== 200) await sleep(10);

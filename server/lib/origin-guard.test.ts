@@ -15,16 +15,24 @@ describe.each(backends)('foreign origins on %s', (backend) => {
   });
   afterAll(() => t.close());
 
-  /** The plus or minus press of the fixture's towel, as a browser would send it, with `headers`. */
-  const press = (action: 'restock' | 'consume', headers: Record<string, string>) =>
-    t.app.inject({ method: 'POST', url: `/api/units/${s.unitId}/inventory/${towel}/${action}`, headers: { cookie: s.cookie, ...headers } });
+  /**
+   * The plus or minus press of the fixture's towel, as a browser would send it, with `headers`:
+   * plus as the transfer of one tap (a JSON body), minus without a body, as a form could send it.
+   */
+  const press = (action: 'transfer' | 'consume', headers: Record<string, string>) =>
+    t.app.inject({
+      method: 'POST',
+      url: `/api/units/${s.unitId}/inventory/${towel}/${action}`,
+      headers: { cookie: s.cookie, ...headers, ...(action === 'transfer' ? { 'content-type': 'application/json' } : {}) },
+      ...(action === 'transfer' ? { payload: { quantity: 1 } } : {}),
+    });
 
   const towelAtUnit = async () => {
     const unit = (await api(t, s.cookie, 'GET', `/api/units/${s.unitId}`)).json() as { inventory: { item_id: string; quantity: number }[] };
     return unit.inventory.find((row) => row.item_id === towel)?.quantity ?? 0;
   };
 
-  it('refuses the bodiless plus and minus from a foreign origin and changes nothing', async () => {
+  it('refuses plus and the bodiless minus from a foreign origin and changes nothing', async () => {
     const foreign: Record<string, string>[] = [
       { origin: 'https://evil.example' },
       { origin: 'null' },
@@ -32,7 +40,7 @@ describe.each(backends)('foreign origins on %s', (backend) => {
       { 'sec-fetch-site': 'same-site' },
     ];
     const before = await towelAtUnit();
-    for (const action of ['restock', 'consume'] as const) {
+    for (const action of ['transfer', 'consume'] as const) {
       for (const headers of foreign) {
         const res = await press(action, headers);
         expect(res.statusCode, `${action} ${JSON.stringify(headers)}`).toBe(403);
@@ -44,10 +52,10 @@ describe.each(backends)('foreign origins on %s', (backend) => {
 
   it('accepts the same origin (and its loopback twin), same-origin fetch metadata and requests with neither header', async () => {
     const before = await towelAtUnit();
-    expect((await press('restock', { origin: APP_URL })).statusCode).toBe(200);
-    expect((await press('restock', { origin: APP_URL.replace('localhost', '127.0.0.1') })).statusCode).toBe(200);
-    expect((await press('restock', { 'sec-fetch-site': 'same-origin' })).statusCode).toBe(200);
-    expect((await press('restock', {})).statusCode).toBe(200);
+    expect((await press('transfer', { origin: APP_URL })).statusCode).toBe(200);
+    expect((await press('transfer', { origin: APP_URL.replace('localhost', '127.0.0.1') })).statusCode).toBe(200);
+    expect((await press('transfer', { 'sec-fetch-site': 'same-origin' })).statusCode).toBe(200);
+    expect((await press('transfer', {})).statusCode).toBe(200);
     expect((await press('consume', { origin: APP_URL, 'sec-fetch-site': 'same-origin' })).statusCode).toBe(200);
     expect(await towelAtUnit()).toBe(before + 3);
   });

@@ -132,9 +132,9 @@ describe.each(backends)('plans and billing on %s', (backend) => {
     expect(blocked.statusCode).toBe(402);
     expect(blocked.json().error).toEqual({ code: 'SUBSCRIPTION_REQUIRED', message: 'Your trial has expired. Please subscribe to continue.' });
     expect((await api(t, s.cookie, 'POST', '/api/items', { name: 'X', category: 'Y' })).statusCode).toBe(402);
-    // Plus and minus check the gate inside their own transaction, before anything else.
-    for (const button of ['restock', 'consume']) {
-      expect((await api(t, s.cookie, 'POST', `/api/units/${randomUUID()}/inventory/${randomUUID()}/${button}`)).statusCode).toBe(402);
+    // Plus (its taps as one transfer) and minus are behind the gate like every stock route, before anything else.
+    for (const button of ['transfer', 'consume']) {
+      expect((await api(t, s.cookie, 'POST', `/api/units/${randomUUID()}/inventory/${randomUUID()}/${button}`, { quantity: 1 })).statusCode).toBe(402);
     }
     expect((await api(t, s.cookie, 'GET', '/api/dashboard')).statusCode).toBe(200);
     expect((await api(t, s.cookie, 'GET', '/api/subscription/status')).json()).toMatchObject({ trial_status: 'expired', days_remaining: 0 });

@@ -23,6 +23,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { pgArray, queryRows, type Tx } from '../../db/client';
+import { belowMinimumSql } from './rules';
 
 /** PostgreSQL's row-lock strengths, weakest first. */
 export type RowLockMode = 'key share' | 'share' | 'no key update' | 'update';
@@ -134,7 +135,7 @@ export class StockLocks {
       wanted === 'all'
         ? sql``
         : wanted === 'belowMinimum'
-          ? sql`and stock_below_minimum(quantity, item_threshold)`
+          ? sql`and ${belowMinimumSql(sql`quantity`, sql`item_threshold`)}`
           : sql`and item_id = any(${pgArray(sortedUnique(wanted.items))}::uuid[])`;
     const rows = await queryRows<{ item_id: string; quantity: number; minimum: number }>(
       this.tx,

@@ -6,7 +6,7 @@
  * (docs/decisions/027-first-day-setup.md).
  */
 import { sql } from 'drizzle-orm';
-import type { RestockToMinimumResult } from '../../../../common/contracts/stock';
+import { isBelowMinimum, type RestockToMinimumResult } from '../../../../common/contracts/stock';
 import { pgArray, queryRows, type Db, type Tx } from '../../../db/client';
 import { withTenant } from '../../../db/tenant-tx';
 import { notFound } from '../../../lib/errors';
@@ -34,7 +34,7 @@ export async function fillUnitToMinimum(tx: Tx, who: TenantIdentity, unitId: str
   // One row asked for is locked whatever its quantity, to tell a missing row (404) from a full one.
   const rows = await locks.unitRows(unitId, itemId ? { items: [itemId] } : 'belowMinimum');
   if (itemId && rows.size === 0) throw notFound('Stock row');
-  const low = [...rows].map(([id, r]) => ({ item_id: id, wanted: Math.max(r.minimum - r.quantity, 0) })).filter((r) => r.wanted > 0);
+  const low = [...rows].filter(([, r]) => isBelowMinimum(r.quantity, r.minimum)).map(([id, r]) => ({ item_id: id, wanted: r.minimum - r.quantity }));
   if (low.length === 0) return { moved: [], short: [], movement_ids: [] };
   if (unit.garageId === null) throw noGarage();
   const held = await locks.garageRows(unit.garageId, { items: low.map((r) => r.item_id) });
