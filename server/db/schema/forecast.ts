@@ -81,7 +81,7 @@ export const dailyEmailSends = pgTable(
 /**
  * The forecast's read model (modules/forecast/projections.ts, docs/decisions/037-forecast-read-model.md):
  * one property's projection up to `end_day` (exclusive), computed on `day` (the property's today)
- * with the rates learned at `rates_learned_at`. The `first_*` columns and `items_short` rank the
+ * with the rates learned at `rates_learned_at` by the model `model_version`. The `first_*` columns and `items_short` rank the
  * property on the Forecast screen; `short_json` and `pick_json` are parts of the answers as JSON
  * text, sent as they are (docs/decisions/037-forecast-read-model.md), with the items' names and
  * categories in them. Rebuilt, never edited.
@@ -94,6 +94,11 @@ export const unitProjections = pgTable(
     endDay: date('end_day', { mode: 'string' }).notNull(),
     day: date('day', { mode: 'string' }).notNull(),
     ratesLearnedAt: timestamp('rates_learned_at', { withTimezone: true }),
+    /**
+     * The model the projection was computed with (projections.ts `FORECAST_MODEL_VERSION`): a row
+     * of any other is stale. 0: written before versions were kept (migration 0024), always stale.
+     */
+    modelVersion: integer('model_version').notNull().default(0),
     stays: integer('stays').notNull(),
     itemsShort: integer('items_short').notNull(),
     firstShortfallDate: date('first_shortfall_date', { mode: 'string' }),

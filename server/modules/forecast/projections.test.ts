@@ -2,7 +2,8 @@
  * The forecast's read model (projections.ts, docs/decisions/037-forecast-read-model.md): after
  * every kind of change a stored projection depends on, the Forecast screen and the pick lists
  * answer what they answer when every projection is computed afresh; and so they do after plus
- * presses and reads that run at the same time.
+ * presses and reads that run at the same time. A projection stored by another version of the
+ * model is never served. Random histories of changes and reads: projections.property.test.ts.
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -12,6 +13,7 @@ import { withTenant } from '../../db/tenant-tx';
 import { addStays, company, ok, type Company } from '../../test/forecast-fixtures';
 import { api, backends, createTestApp, type TestApp } from '../../test/harness';
 import { ledgerMismatches } from '../../test/stock-fixtures';
+import { FORECAST_MODEL_VERSION } from './projections';
 import { computeCompanyForecast } from './service';
 
 /** Today is 2026-06-15 in UTC. */
@@ -69,6 +71,23 @@ describe.each(backends)('forecast read model (%s)', (backend) => {
     expect(first.forecasts[1]!.properties.map((p) => p.unit_name)).toEqual(['Beach House', 'Cliff Cottage']);
     expect(await answers()).toEqual(first);
     expect(await fresh()).toEqual(first);
+  });
+
+  it('serves no projection stored by another version of the model, and stores the current one in its place', async () => {
+    const current = await answers();
+    const kept = await stored();
+    // Rows of an earlier model (0: kept from before versions were stored) and of a later one, with
+    // parts this model never stores: served, they would show in every answer.
+    await t.database.db.execute(sql`update unit_projections
+      set model_version = case when unit_id = ${beach} then 0 else ${FORECAST_MODEL_VERSION + 1}::int end, stays = 99, items_short = 0,
+        first_shortfall_date = null, first_runs_out = null, first_item_id = null, short_json = '[]', pick_json = '[]', brings = '[]'
+      where tenant_id = ${c.tenantId}`);
+    expect(await answers()).toEqual(current);
+    const versions = await queryRows<{ model_version: number; n: number }>(
+      t.database.db,
+      sql`select model_version, count(*)::int as n from unit_projections where tenant_id = ${c.tenantId} group by model_version`,
+    );
+    expect(versions).toEqual([{ model_version: FORECAST_MODEL_VERSION, n: kept }]);
   });
 
   it('follows every change a projection depends on', async () => {

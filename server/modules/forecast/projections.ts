@@ -5,10 +5,11 @@
  * rows instead of projecting a company's every stock row (2 s for 100,000 rows).
  *
  * A stored projection is current when it was computed on the property's today, with the rates in
- * force (rates.ts), and no row of `forecast_changes` names its property. Triggers append such a row
- * in the same transaction as every change of a stock row (quantity, minimum, the row itself), a
- * stay, the property's typical guests, or an item's name, category or default use (migration 0023); the
- * ledger's writes need nothing else. A refresh computes the projections that are not current and
+ * force (rates.ts), by this code's model ({@link FORECAST_MODEL_VERSION}), and no row of
+ * `forecast_changes` names its property. Triggers append such a row in the same transaction as
+ * every change of a stock row (quantity, minimum, the row itself), a stay, the property's typical
+ * guests, or an item's name, category or default use (migration 0023); the ledger's writes need
+ * nothing else. A refresh computes the projections that are not current and
  * consumes the change rows it read, under the company's advisory lock:
  *
  * - the change rows are read before anything else, so every change consumed is in what is read
@@ -26,6 +27,19 @@ import { coalesce } from '../../lib/coalesce';
 import { localDay } from '../stays/local-days';
 import { freshRates, ratesAreFresh, ratesLearnedAt } from './rates';
 import { byShortfall, itemForecast, project, scopeCte, type Projected, type Scope, type UnitRow } from './project';
+
+/**
+ * The version of the forecast's model, stored with every projection (`unit_projections.model_version`):
+ * a projection stored with any other is stale and computed again on its next read, so that a
+ * deploy never serves projections of an earlier model, nor an earlier one those of a later model.
+ *
+ * Raise it whenever the model or the projection's stored shape changes: what project.ts or
+ * model.ts compute from the same inputs (rates, stays, guests, thresholds, rounding, ranking,
+ * order), or what `unit_projections` stores and the answers read of it (its columns, the JSON of
+ * `short_json`, `pick_json` and `brings`, the contracts of common/contracts/forecast.ts those
+ * follow). Never 0: that marks the rows kept from before versions were stored (migration 0024).
+ */
+export const FORECAST_MODEL_VERSION = 1;
 
 /** One property's stored projection up to `end_day` ('YYYY-MM-DD', exclusive), computed on `day`. */
 export interface UnitProjection {
@@ -71,7 +85,8 @@ async function scopeRows(tx: Tx, tenantId: string, now: Date, scope: ProjectionS
         sp as (
           select us.id as unit_id, us.today::text as today, us.end_day::text as end_day, p.day::text as day, p.stays, p.items_short,
             p.first_shortfall_date::text as first_shortfall_date, p.first_runs_out, p.first_item_id,
-            (p.unit_id is not null and p.rates_learned_at is not distinct from ra.learned_at and not ${named}) as current
+            (p.unit_id is not null and p.rates_learned_at is not distinct from ra.learned_at
+              and p.model_version = ${FORECAST_MODEL_VERSION} and not ${named}) as current
           from us cross join ra
           left join unit_projections p on p.tenant_id = ${tenantId} and p.unit_id = us.id and p.end_day = us.end_day and p.day = us.today)
         select sp.*, ${
@@ -122,7 +137,7 @@ const STORE_SLICE = 200;
 /**
  * Projects the properties `unitIds` up to `end` and stores the result as computed with the rates
  * learned at `learnedAt` (read before the projection: rates learned again meanwhile leave it
- * stale, never wrongly current), inside the caller's transaction.
+ * stale, never wrongly current) by {@link FORECAST_MODEL_VERSION}, inside the caller's transaction.
  */
 async function computeAndStore(tx: Tx, tenantId: string, now: Date, learnedAt: string | null, unitIds: readonly string[], end: Scope['end']): Promise<Stored[]> {
   if (unitIds.length === 0) return [];
@@ -130,14 +145,14 @@ async function computeAndStore(tx: Tx, tenantId: string, now: Date, learnedAt: s
   const rows = units.map((unit) => stored(unit, pairsOf.get(unit.unit_id) ?? []));
   for (let k = 0; k < rows.length; k += STORE_SLICE) {
     await tx.execute(sql`
-      insert into unit_projections (tenant_id, unit_id, end_day, day, rates_learned_at, stays, items_short, first_shortfall_date, first_runs_out,
-        first_item_id, short_json, pick_json, brings)
-      select ${tenantId}, r.unit_id, r.end_day, r.day, ${learnedAt}::timestamptz,
+      insert into unit_projections (tenant_id, unit_id, end_day, day, rates_learned_at, model_version, stays, items_short, first_shortfall_date,
+        first_runs_out, first_item_id, short_json, pick_json, brings)
+      select ${tenantId}, r.unit_id, r.end_day, r.day, ${learnedAt}::timestamptz, ${FORECAST_MODEL_VERSION}::int,
         r.stays, r.items_short, r.first_shortfall_date, r.first_runs_out, r.first_item_id, r.short_json, r.pick_json, r.brings
       from json_to_recordset(${JSON.stringify(rows.slice(k, k + STORE_SLICE))}::json) as r(unit_id uuid, end_day date, day date, stays int,
         items_short int, first_shortfall_date date, first_runs_out boolean, first_item_id uuid, short_json text, pick_json text, brings json)
       on conflict (tenant_id, unit_id, end_day) do update set day = excluded.day, rates_learned_at = excluded.rates_learned_at,
-        stays = excluded.stays, items_short = excluded.items_short, first_shortfall_date = excluded.first_shortfall_date,
+        model_version = excluded.model_version, stays = excluded.stays, items_short = excluded.items_short, first_shortfall_date = excluded.first_shortfall_date,
         first_runs_out = excluded.first_runs_out, first_item_id = excluded.first_item_id, short_json = excluded.short_json,
         pick_json = excluded.pick_json, brings = excluded.brings`);
   }
