@@ -13,7 +13,6 @@ import {
   PICK_LIST_HORIZON_DAYS,
   FORECAST_PROPERTIES_SHOWN,
   SUMMARY_HORIZON_DAYS,
-  type DeliverPickListResult,
   type ForecastAnswer,
   type ItemForecast,
   type ItemQuantity,
@@ -31,8 +30,6 @@ import { withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
 import { arrayOfRaw, asJsonText, objectWithRaw, type JsonText } from '../../lib/json-text';
 import type { TenantIdentity } from '../auth/session';
-import { movementsWrittenAt } from '../stock/ledger';
-import { transferToUnits } from '../stock/transfer';
 import { addLocalDays, companyZone, localDay } from '../stays/local-days';
 import { isStay } from '../stays/stay-rules';
 import { nightsOf } from './model';
@@ -331,59 +328,6 @@ export async function companyArrivals(db: Db, tenantId: string, date: string): P
     ),
   );
   return rows.map(({ departure_date, ...r }) => ({ ...r, guests: Number(r.guests), nights: nightsOf({ arrival: r.arrival_date, departure: departure_date }) }));
-}
-
-/**
- * "Mark as delivered" of a pick list (docs/product.md "Pick lists"): the lines become `restock`
- * transfers from the property's garage (stock/transfer.ts, noted 'Pick list'), in one
- * transaction, all or nothing.
- * @returns the ledger rows written at the property (what Undo reverses) and what was delivered.
- * @throws 404 'Unit not found' | 'Stock row not found' (an item the property holds no row of);
- *   CONFLICT 'No garage assigned to this unit' | '{garage} has only {n} {item} ({m} needed), …'.
- */
-export async function deliverPickList(
-  db: Db,
-  who: TenantIdentity,
-  unitId: string,
-  lines: { item_id: string; quantity: number }[],
-): Promise<DeliverPickListResult> {
-  const tenantId = who.tenantId;
-  return withTenant(db, tenantId, async (tx) => {
-    const [unit] = await queryRows<{ garage_id: string | null; garage_name: string | null }>(
-      tx,
-      sql`select u.garage_id, g.name as garage_name from units u left join garages g on g.tenant_id = u.tenant_id and g.id = u.garage_id
-          where u.tenant_id = ${tenantId} and u.id = ${unitId}`,
-    );
-    if (!unit) throw notFound('Unit');
-    if (!unit.garage_id) throw new AppError('CONFLICT', 'No garage assigned to this unit');
-    const outcomes = await transferToUnits(
-      tx,
-      tenantId,
-      lines.map((l) => ({ unitId, itemId: l.item_id, quantity: l.quantity, userId: who.userId })),
-      { type: 'restock', note: 'Pick list' },
-    );
-    if (outcomes.some((o) => o.kind === 'no_stock_row')) throw notFound('Stock row');
-    if (outcomes.some((o) => o.kind === 'no_garage')) throw new AppError('CONFLICT', 'No garage assigned to this unit');
-    const shortIds = lines.filter((_, k) => outcomes[k]!.kind === 'garage_short').map((l) => l.item_id);
-    if (shortIds.length > 0) {
-      // The transfer holds the garage's rows now: what it read is what this names.
-      const held = await queryRows<{ item_id: string; name: string; quantity: number | null }>(
-        tx,
-        sql`select i.id as item_id, i.name, g.quantity from items i
-            left join garage_inventory g on g.tenant_id = i.tenant_id and g.item_id = i.id and g.garage_id = ${unit.garage_id}
-            where i.tenant_id = ${tenantId} and i.id = any(${pgArray(shortIds)}::uuid[])`,
-      );
-      const byId = new Map(held.map((h) => [h.item_id, h]));
-      const parts = lines
-        .filter((l) => shortIds.includes(l.item_id))
-        .map((l) => `${Number(byId.get(l.item_id)?.quantity ?? 0)} ${byId.get(l.item_id)?.name ?? 'Deleted item'} (${l.quantity} needed)`);
-      throw new AppError('CONFLICT', `${unit.garage_name} has only ${parts.join(', ')}`);
-    }
-    return {
-      movement_ids: await movementsWrittenAt(tx, tenantId, { kind: 'unit', id: unitId }, lines.map((l) => l.item_id)),
-      delivered: lines.map((l) => ({ item_id: l.item_id, quantity: l.quantity })),
-    };
-  });
 }
 
 /**
