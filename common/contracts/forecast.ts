@@ -112,8 +112,6 @@ export const shortUnitForecast = z.object({
   items: z.array(itemForecast),
 });
 export type ShortUnitForecast = z.infer<typeof shortUnitForecast>;
-/** @deprecated The former name of {@link ShortUnitForecast}. */
-export type PropertyForecast = ShortUnitForecast;
 
 /** GET /api/forecast: properties that would start a check-in short, most urgent first. */
 export const forecastAnswer = z.object({
@@ -193,8 +191,6 @@ export const pickListUnit = z.object({
   garage_shortfalls: z.array(itemQuantity),
 });
 export type PickListUnit = z.infer<typeof pickListUnit>;
-/** @deprecated The former name of {@link PickListUnit}. */
-export type PickListProperty = PickListUnit;
 
 /** GET /api/garages/:id/pick-list: what to take from one garage on one day, by property in arrival order. */
 export const pickListAnswer = z.object({

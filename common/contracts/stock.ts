@@ -234,15 +234,15 @@ export const restockToMinimumBody = z.object({ item_id: z.uuid('Item must be an 
 export type RestockToMinimumBody = z.infer<typeof restockToMinimumBody>;
 
 /**
- * Answer of "Restock to minimum": what moved from the garage to each row that was below its
- * item's minimum threshold, and what the garage could not cover (`missing` pieces), by item name.
- */
-/**
- * The ledger rows a stock change wrote at the unit (`inventory_logs` ids), which
+ * The movements a stock change wrote at the unit (`inventory_logs` ids), which
  * POST /api/units/:id/movements/reverse takes to undo it; empty when nothing changed.
  */
 const movementIds = z.array(z.string());
 
+/**
+ * Answer of "Restock to minimum": what moved from the garage to each row that was below its
+ * item's minimum threshold, and what the garage could not cover (`missing` pieces), by item name.
+ */
 export const restockToMinimumResult = z.object({
   moved: z.array(z.object({ item_id: z.string(), item_name: z.string(), quantity: z.number().int() })),
   short: z.array(z.object({ item_id: z.string(), item_name: z.string(), missing: z.number().int() })),
@@ -250,16 +250,16 @@ export const restockToMinimumResult = z.object({
 });
 export type RestockToMinimumResult = z.infer<typeof restockToMinimumResult>;
 
-/** Answer of the plus button: the new quantities. */
+/** The quantities of a stock row after a stock change, and its status. */
 export const stockChangeResult = z.object({
   unit_quantity: z.number().int(),
-  /** The unit's garage stock of the item after a restock transfer; null for other changes. */
+  /** The unit's garage stock of the item after a transfer; null for other changes. */
   garage_quantity: z.number().int().nullable(),
   status: z.enum(stockStatuses),
 });
 export type StockChangeResult = z.infer<typeof stockChangeResult>;
 
-/** Answer of minus, restock by quantity and Add Manually: the new quantities and how to undo the change. */
+/** Answer of plus (its taps as one transfer), minus, restock by quantity and Add Manually: the new quantities and how to undo the change. */
 export const stockMoveResult = stockChangeResult.extend({ movement_ids: movementIds });
 export type StockMoveResult = z.infer<typeof stockMoveResult>;
 

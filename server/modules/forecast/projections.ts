@@ -107,8 +107,8 @@ interface Stored extends UnitProjection {
 
 /**
  * What is stored of `unit`'s projection from its projected stock rows (`projected`, in item-name
- * order): the short items as PropertyForecast `items` (by shortfall), and the rows to bring as
- * PickListProperty `lines` (common/contracts/forecast.ts), with each one's item and quantity for
+ * order): the short items as ShortUnitForecast `items` (by shortfall), and the rows to bring as
+ * PickListUnit `lines` (common/contracts/forecast.ts), with each one's item and quantity for
  * the garage's allocation.
  */
 function stored(unit: UnitRow, projected: readonly Projected[]): Stored {
@@ -291,8 +291,8 @@ export interface StoredPart {
 
 /**
  * A part of the answers stored with the projections `of` (property and end day), as JSON text,
- * inside the caller's tenant transaction: `short_json`, the short items (PropertyForecast `items`),
- * or `pick_json`, the lines to bring (PickListProperty `lines`) with their items and quantities;
+ * inside the caller's tenant transaction: `short_json`, the short items (ShortUnitForecast `items`),
+ * or `pick_json`, the lines to bring (PickListUnit `lines`) with their items and quantities;
  * with the projection's stays and first shortfall as stored with it. A projection replaced since
  * it was read gives its newer part; one deleted since (its property deleted) none.
  */

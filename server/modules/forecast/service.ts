@@ -18,8 +18,8 @@ import {
   type ItemQuantity,
   type OrderForecastAnswer,
   type PickListAnswer,
-  type PickListProperty,
-  type PropertyForecast,
+  type PickListUnit,
+  type ShortUnitForecast,
   type ForecastSummary,
   type UnitForecastAnswer,
 } from '../../../common/contracts/forecast';
@@ -82,7 +82,7 @@ async function rankShort(tx: Tx, tenantId: string, now: Date, found: { learnedAt
 
 /**
  * The first `count` properties of `ranking` with their short items as stored (JSON text of
- * PropertyForecast `items`), in the ranking's order, inside the caller's tenant transaction. The
+ * ShortUnitForecast `items`), in the ranking's order, inside the caller's tenant transaction. The
  * stays and first shortfall come with the items, from one stored row; a property deleted since
  * the ranking was read, or stored again since and no longer short, is left out.
  */
@@ -129,7 +129,7 @@ export async function companyForecast(db: Db, who: TenantIdentity, horizon: numb
           garage_name: p.unit.garage_name,
           first_shortfall_date: p.first_shortfall_date,
           stays: p.stays,
-        } satisfies Omit<PropertyForecast, 'items'>,
+        } satisfies Omit<ShortUnitForecast, 'items'>,
         { items: p.items },
       ),
     );
@@ -283,7 +283,7 @@ export async function garagePickList(db: Db, tenantId: string, garageId: string,
             .filter((s) => s.unit_id === unit.id)
             .map((s) => ({ stay_id: s.id, arrival_date: s.arrival_date, guests: Number(s.guests), nights: nightsOf({ arrival: s.arrival_date, departure: s.departure_date }) })),
           garage_shortfalls: shortfalls[k]!,
-        } satisfies Omit<PickListProperty, 'lines'>,
+        } satisfies Omit<PickListUnit, 'lines'>,
         { lines: lines.get(unit.id)?.json ?? '[]' },
       ),
     );

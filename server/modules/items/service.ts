@@ -86,7 +86,7 @@ export async function createItem(db: Db, who: TenantIdentity, body: ItemBody, no
 }
 
 /**
- * Updates an item (admins). Later ledger rows cost at the new count_cost; earlier ones keep theirs.
+ * Updates an item (admins). Later movements cost at the new count_cost; earlier ones keep theirs.
  * @throws 404; CONFLICT for a name another item has
  */
 export async function updateItem(db: Db, who: TenantIdentity, id: string, body: ItemBody): Promise<Item> {
