@@ -307,14 +307,14 @@ interface PostgresFigures {
 /** A load as postgresPart measures it: the run's connections, warm-up and seconds unless given. */
 type MeasurePlan = Omit<LoadPlan, 'connections' | 'warmupSeconds' | 'seconds'> & Partial<LoadPlan>;
 
-/** What the stock loads share: how to measure a load, the generator's connection, the large tenant, a session. */
+/** What the stock loads share: how to measure a load, the generator's connection, the large tenant, a signed-in cookie. */
 interface StockContext {
   measure: (plan: MeasurePlan) => Promise<LoadResult>;
   /** The benchmark's own connection to the database (bypasses row-level security). */
   client: pg.Client;
   tenantId: string;
   url: string;
-  /** A signed-in session's Cookie header, for the reads that prepare a load. */
+  /** The Cookie header of the owner signed in, for the reads that prepare a load. */
   cookie: string;
   /** Headers of a JSON POST as the web sends it. */
   json: Record<string, string>;

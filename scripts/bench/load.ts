@@ -42,7 +42,7 @@ export interface LoadSpec {
   method: 'GET' | 'POST';
   /** The requests to send (paths and bodies). */
   source: RequestSource;
-  /** Headers of every request (the session cookie, the content-type of the bodies, the origin). */
+  /** Headers of every request (the sign-in cookie, the content-type of the bodies, the origin). */
   headers?: Record<string, string>;
   connections: number;
   /** Seconds of load before measuring (results discarded). */
