@@ -192,8 +192,8 @@ describe.each(backends)('dashboard alert counts on %s', (backend) => {
         for (let k = 0; k < 25; k++) {
           const unit = unitIds[(worker + k) % unitIds.length]!;
           const item = items[(worker + k * 3) % items.length]!;
-          const action = (worker + k) % 3 === 2 ? 'consume' : 'restock';
-          statuses.push((await api(t, c.cookie, 'POST', `/api/units/${unit}/inventory/${item}/${action}`)).statusCode);
+          const action = (worker + k) % 3 === 2 ? 'consume' : 'transfer';
+          statuses.push((await api(t, c.cookie, 'POST', `/api/units/${unit}/inventory/${item}/${action}`, { quantity: 1 })).statusCode);
         }
       }),
     );

@@ -47,13 +47,13 @@ describe.each(backends)('transfers to units on %s', (backend) => {
       ),
     );
     expect(outcomes).toEqual([
-      { kind: 'moved', unitQuantity: 1, garageQuantity: 2, threshold: 3 },
+      { kind: 'moved', unitQuantity: 1, garageQuantity: 2, threshold: 3, movementId: expect.any(String) },
       { kind: 'no_stock_row' },
       { kind: 'no_garage' },
-      { kind: 'moved', unitQuantity: 3, garageQuantity: 1, threshold: 3 },
-      { kind: 'moved', unitQuantity: 2, garageQuantity: 0, threshold: 3 },
+      { kind: 'moved', unitQuantity: 3, garageQuantity: 1, threshold: 3, movementId: expect.any(String) },
+      { kind: 'moved', unitQuantity: 2, garageQuantity: 0, threshold: 3, movementId: expect.any(String) },
       { kind: 'garage_short' },
-      { kind: 'moved', unitQuantity: 1, garageQuantity: 0, threshold: 10 },
+      { kind: 'moved', unitQuantity: 1, garageQuantity: 0, threshold: 10, movementId: expect.any(String) },
       { kind: 'no_stock_row' },
     ]);
     expect(await ledgerMismatches(t)).toEqual([]);
@@ -81,9 +81,9 @@ describe.each(backends)('transfers to units on %s', (backend) => {
       transferToUnits(tx, s.tenantId, [line(6), line(5), line(4)], { type: 'scan', note: 'Scanned in the storage room' }),
     );
     expect(outcomes).toEqual([
-      { kind: 'moved', unitQuantity: start + 6, garageQuantity: 4, threshold: 3 },
+      { kind: 'moved', unitQuantity: start + 6, garageQuantity: 4, threshold: 3, movementId: expect.any(String) },
       { kind: 'garage_short' },
-      { kind: 'moved', unitQuantity: start + 10, garageQuantity: 0, threshold: 3 },
+      { kind: 'moved', unitQuantity: start + 10, garageQuantity: 0, threshold: 3, movementId: expect.any(String) },
     ]);
     const rows = await queryRows<{ type: string; note: string; quantity_change: number; transfer_id: string }>(
       t.database.db,

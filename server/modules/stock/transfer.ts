@@ -8,7 +8,7 @@
  * Undo sends a transfer back the other way with `returnToGarage`: the same two movements, signs
  * reversed, sharing a transfer id (docs/decisions/024-undo-by-reverse-movements.md).
  *
- * The work is one call of the SQL function `transfer_to_units` (migration 0013): it takes every
+ * The work is one call of the SQL function `transfer_to_units` (migrations 0013 and 0026): it takes every
  * lock first, in the order of docs/decisions/009-ledger-lock-order.md (units, their stock rows,
  * then the garage rows), then moves the lines one by one in order, each guarded so the garage
  * never goes below zero, and writes two ledger rows per moved line sharing a transfer id.
@@ -28,13 +28,13 @@ export interface TransferLine {
 }
 
 /**
- * What became of a line: `moved`, with the quantities right after it (the unit's, its garage's)
- * and the item's minimum threshold; or why nothing moved: the unit has no stock row of the item
+ * What became of a line: `moved`, with the quantities right after it (the unit's, its garage's),
+ * the item's minimum threshold and the movement written at the unit (what Undo reverses); or why nothing moved: the unit has no stock row of the item
  * (`no_stock_row`, also for an unknown unit), the unit has no garage (`no_garage`), or the garage
  * holds less than the line asks (`garage_short`).
  */
 export type TransferOutcome =
-  | { kind: 'moved'; unitQuantity: number; garageQuantity: number; threshold: number }
+  | { kind: 'moved'; unitQuantity: number; garageQuantity: number; threshold: number; movementId: string }
   | { kind: 'no_stock_row' }
   | { kind: 'no_garage' }
   | { kind: 'garage_short' };
@@ -58,9 +58,10 @@ export async function transferToUnits(tx: Tx, tenantId: string, lines: TransferL
     garage_quantity: number | null;
     unit_quantity: number | null;
     threshold: number | null;
+    movement_id: string | null;
   }>(
     tx,
-    sql`select outcome, garage_quantity, unit_quantity, threshold
+    sql`select outcome, garage_quantity, unit_quantity, threshold, movement_id
         from transfer_to_units(${tenantId}::uuid, ${pgArray(lines.map((l) => l.unitId))}::uuid[],
           ${pgArray(lines.map((l) => l.itemId))}::uuid[], ${pgArray(lines.map((l) => l.quantity))}::int[],
           ${pgArray(lines.map((l) => l.userId))}::uuid[], ${record.type}::text, ${record.note ?? null}::text)
@@ -68,7 +69,13 @@ export async function transferToUnits(tx: Tx, tenantId: string, lines: TransferL
   );
   return rows.map((r): TransferOutcome => {
     if (r.outcome !== 'moved') return { kind: r.outcome };
-    return { kind: 'moved', unitQuantity: Number(r.unit_quantity), garageQuantity: Number(r.garage_quantity), threshold: Number(r.threshold) };
+    return {
+      kind: 'moved',
+      unitQuantity: Number(r.unit_quantity),
+      garageQuantity: Number(r.garage_quantity),
+      threshold: Number(r.threshold),
+      movementId: r.movement_id!,
+    };
   });
 }
 

@@ -2,38 +2,68 @@
  * Consumption (docs/product.md "Stock movements and statuses"): the minus button uses `quantity`
  * pieces at a unit (1 unless quick taps were sent together), or what is left when it holds less;
  * at 0 nothing changes. A `consumption` movement is usage (docs/product.md "Reports").
+ *
+ * The consumptions a company's people send at the same moment are written together
+ * (stock/batched.ts) by one call of the SQL function `consume_at_units` (migration 0026), which
+ * locks the units FOR SHARE before their stock rows: the usage a consumption writes makes the
+ * ledger's trigger lock its unit too, which must not come after the row
+ * (docs/decisions/009-ledger-lock-order.md).
  */
+import { sql } from 'drizzle-orm';
 import type { StockMoveResult } from '../../../../common/contracts/stock';
 import { stockStatus } from '../../../../common/contracts/stock';
-import type { Db } from '../../../db/client';
-import { ConcurrentChange, withTenant } from '../../../db/tenant-tx';
+import { pgArray, queryRows, type Db } from '../../../db/client';
+import { withTenant } from '../../../db/tenant-tx';
 import { notFound } from '../../../lib/errors';
 import type { TenantIdentity } from '../../auth/session';
-import { changeStock, movementsWrittenAt } from '../ledger';
-import { stockLocks } from '../locks';
+import { batchedPerTenant } from '../batched';
+
+/** A consumption asked for: `quantity` (pieces, >= 1) of `itemId` at `unitId`, by `userId` of `tenantId`. */
+interface ConsumeRequest {
+  tenantId: string;
+  userId: string;
+  unitId: string;
+  itemId: string;
+  quantity: number;
+}
+
+/** What became of a consumption: the quantity after, the item's minimum and the movement (null when nothing was used); or no such row. */
+type ConsumeOutcome = { kind: 'used'; quantity: number; minimum: number; movementId: string | null } | { kind: 'no_stock_row' };
+
+/** The consumptions of a company sent together, one outcome per request, in order. */
+const consumeTogether = batchedPerTenant(async (tx, tenantId, requests: ConsumeRequest[]): Promise<ConsumeOutcome[]> => {
+  const rows = await queryRows<{ outcome: 'used' | 'no_stock_row'; unit_quantity: number | null; threshold: number | null; movement_id: string | null }>(
+    tx,
+    sql`select outcome, unit_quantity, threshold, movement_id
+        from consume_at_units(${tenantId}::uuid, ${pgArray(requests.map((r) => r.unitId))}::uuid[],
+          ${pgArray(requests.map((r) => r.itemId))}::uuid[], ${pgArray(requests.map((r) => r.quantity))}::int[],
+          ${pgArray(requests.map((r) => r.userId))}::uuid[])
+        order by line`,
+  );
+  return rows.map((r): ConsumeOutcome =>
+    r.outcome === 'used'
+      ? { kind: 'used', quantity: Number(r.unit_quantity), minimum: Number(r.threshold), movementId: r.movement_id }
+      : { kind: 'no_stock_row' },
+  );
+});
 
 /**
  * Uses `quantity` (pieces, >= 1) of `itemId` at the unit, floored at what it holds.
- * Locks the unit FOR SHARE before its row: the usage this writes makes the ledger's trigger lock
- * the unit too, after the stock row, which would invert the lock order were the unit not held.
- * @returns the quantity after, the row's status, and the ledger row to undo it (none when nothing was used).
- * @throws 404 for an unknown unit or a unit without a stock row of the item
+ * @returns the quantity after, the row's status, and the movement to undo it (none when nothing was used).
+ * @throws 404 'Unit not found' for an unknown unit, 'Stock row not found' for a unit without a stock row of the item
  */
 export async function consume(db: Db, who: TenantIdentity, unitId: string, itemId: string, quantity = 1): Promise<StockMoveResult> {
-  return withTenant(db, who.tenantId, async (tx) => {
-    const locks = stockLocks(tx, who.tenantId);
-    if (!(await locks.units([unitId], 'share')).has(unitId)) throw notFound('Unit');
-    const row = (await locks.unitRows(unitId, { items: [itemId] })).get(itemId);
-    if (!row) throw notFound('Stock row');
-    const location = { kind: 'unit', id: unitId } as const;
-    const used = Math.min(quantity, row.quantity);
-    const after = used === 0 ? 0 : await changeStock(tx, location, itemId, -used, 'consumption', { tenantId: who.tenantId, userId: who.userId });
-    if (after === null) throw new ConcurrentChange(`stock row of item ${itemId} at unit ${unitId} changed under its lock`);
-    return {
-      unit_quantity: after,
-      garage_quantity: null,
-      status: stockStatus(after, row.minimum),
-      movement_ids: await movementsWrittenAt(tx, who.tenantId, location, [itemId]),
-    };
-  });
+  const outcome = await consumeTogether(db, { tenantId: who.tenantId, userId: who.userId, unitId, itemId, quantity });
+  if (outcome.kind === 'no_stock_row') {
+    const [unit] = await withTenant(db, who.tenantId, (tx) =>
+      queryRows(tx, sql`select 1 from units where tenant_id = ${who.tenantId} and id = ${unitId}`),
+    );
+    throw notFound(unit ? 'Stock row' : 'Unit');
+  }
+  return {
+    unit_quantity: outcome.quantity,
+    garage_quantity: null,
+    status: stockStatus(outcome.quantity, outcome.minimum),
+    movement_ids: outcome.movementId === null ? [] : [outcome.movementId],
+  };
 }

@@ -3,6 +3,10 @@
  * (>= 1) moved from the unit's garage to the unit in one `restock` transfer, all of it or nothing.
  * The plus button's quick taps add up into one such request (web/features/units/use-stock-taps.ts),
  * as do restock by quantity and "Add Manually" from the garage (docs/decisions/038-stock-commands.md).
+ *
+ * The transfers of a company's rows that exist are written together with the others sent at the
+ * same moment (stock/batched.ts); one for an item the unit does not hold yet opens its row first,
+ * in a transaction of its own.
  */
 import type { StockMoveResult } from '../../../../common/contracts/stock';
 import { stockStatus } from '../../../../common/contracts/stock';
@@ -11,10 +15,11 @@ import { withTenant } from '../../../db/tenant-tx';
 import { notFound } from '../../../lib/errors';
 import type { TenantIdentity } from '../../auth/session';
 import { assertItemsExist } from '../../items/service';
-import { ensureStockRow, movementsWrittenAt } from '../ledger';
+import { batchedPerTenant } from '../batched';
+import { ensureStockRow } from '../ledger';
 import { stockLocks, type StockLocks } from '../locks';
 import { garageShort, noGarage } from '../refusals';
-import { transferToUnits } from '../transfer';
+import { transferToUnits, type TransferOutcome } from '../transfer';
 
 /**
  * Opens the unit's stock row of an item it does not hold yet, refusing first what the transfer
@@ -39,32 +44,65 @@ async function openRowForTransfer(
   await ensureStockRow(tx, tenantId, { kind: 'unit', id: unitId }, itemId);
 }
 
+/** A transfer asked for: `quantity` (pieces, >= 1) of `itemId` to `unitId`, by `userId` of `tenantId`. */
+interface TransferRequest {
+  tenantId: string;
+  userId: string;
+  unitId: string;
+  itemId: string;
+  quantity: number;
+}
+
+/** The transfers of rows that exist, written together per company, one outcome per request. */
+const transferTogether = batchedPerTenant((tx, tenantId, requests: TransferRequest[]) =>
+  transferToUnits(tx, tenantId, requests.map((r) => ({ unitId: r.unitId, itemId: r.itemId, quantity: r.quantity, userId: r.userId })), { type: 'restock' }),
+);
+
 /**
- * Moves `quantity` of `itemId` from the unit's garage to the unit. A unit without a stock row of
- * the item gets one, so the transfer also adds a new item to the unit.
- * @returns the quantities after (the unit's and its garage's), the row's status and the ledger
- *   row to undo it.
- * @throws 404 for an unknown unit or item; CONFLICT 'No garage assigned to this unit' |
- *   'Not enough stock available in garage' (nothing is written then, a row opened included).
+ * The answer to a transfer's outcome: the quantities after a moved line, else the refusal.
+ * @throws 404 for no stock row; CONFLICT 'No garage assigned to this unit' | 'Not enough stock available in garage'
  */
-export async function transferToUnit(db: Db, who: TenantIdentity, unitId: string, itemId: string, quantity: number): Promise<StockMoveResult> {
-  const tenantId = who.tenantId;
+function answer(outcome: TransferOutcome): StockMoveResult {
+  if (outcome.kind === 'no_stock_row') throw notFound('Stock row');
+  if (outcome.kind === 'no_garage') throw noGarage();
+  if (outcome.kind === 'garage_short') throw garageShort();
+  return {
+    unit_quantity: outcome.unitQuantity,
+    garage_quantity: outcome.garageQuantity,
+    status: stockStatus(outcome.unitQuantity, outcome.threshold),
+    movement_ids: [outcome.movementId],
+  };
+}
+
+/**
+ * A transfer to a unit that may not hold the item yet, in its own transaction: the unit (FOR
+ * SHARE) and its row are locked; a missing row is opened (openRowForTransfer) before the transfer.
+ * @throws as `transferToUnit`
+ */
+async function transferOpeningRow(db: Db, request: TransferRequest): Promise<StockMoveResult> {
+  const { tenantId, unitId, itemId, quantity } = request;
   return withTenant(db, tenantId, async (tx) => {
     const locks = stockLocks(tx, tenantId);
     const unit = (await locks.units([unitId], 'share')).get(unitId);
     if (!unit) throw notFound('Unit');
     const row = (await locks.unitRows(unitId, { items: [itemId] })).get(itemId);
     if (!row) await openRowForTransfer(tx, locks, tenantId, unitId, unit.garageId, itemId, quantity);
-    const [outcome] = await transferToUnits(tx, tenantId, [{ unitId, itemId, quantity, userId: who.userId }], { type: 'restock' });
+    const [outcome] = await transferToUnits(tx, tenantId, [{ unitId, itemId, quantity, userId: request.userId }], { type: 'restock' });
     // Refused inside the transaction, so a row opened above goes too.
-    if (outcome!.kind === 'no_stock_row') throw notFound('Stock row');
-    if (outcome!.kind === 'no_garage') throw noGarage();
-    if (outcome!.kind === 'garage_short') throw garageShort();
-    return {
-      unit_quantity: outcome!.unitQuantity,
-      garage_quantity: outcome!.garageQuantity,
-      status: stockStatus(outcome!.unitQuantity, outcome!.threshold),
-      movement_ids: await movementsWrittenAt(tx, tenantId, { kind: 'unit', id: unitId }, [itemId]),
-    };
+    return answer(outcome!);
   });
+}
+
+/**
+ * Moves `quantity` of `itemId` from the unit's garage to the unit. A unit without a stock row of
+ * the item gets one, so the transfer also adds a new item to the unit.
+ * @returns the quantities after (the unit's and its garage's), the row's status and the movement
+ *   to undo it.
+ * @throws 404 for an unknown unit or item; CONFLICT 'No garage assigned to this unit' |
+ *   'Not enough stock available in garage' (nothing is written then, a row opened included).
+ */
+export async function transferToUnit(db: Db, who: TenantIdentity, unitId: string, itemId: string, quantity: number): Promise<StockMoveResult> {
+  const request = { tenantId: who.tenantId, userId: who.userId, unitId, itemId, quantity };
+  const outcome = await transferTogether(db, request);
+  return outcome.kind === 'no_stock_row' ? transferOpeningRow(db, request) : answer(outcome);
 }

@@ -1,0 +1,130 @@
+-- The phone's taps written together (docs/decisions/038-stock-commands.md): the transfers and the
+-- consumptions that a company's people send at the same moment go into one transaction and one
+-- call, so each line must hand back the movement it wrote at the unit (what Undo reverses): a
+-- transaction's own rows can no longer tell two taps of one row apart.
+--
+-- transfer_to_units: as in 0013, plus `movement_id`, the id of the unit's movement of a moved
+-- line. Its result type changes, hence DROP and CREATE.
+DROP FUNCTION "transfer_to_units"(uuid, uuid[], uuid[], int[], uuid[], text, text);
+--> statement-breakpoint
+CREATE FUNCTION "transfer_to_units"(
+  p_tenant uuid, p_units uuid[], p_items uuid[], p_quantities int[], p_users uuid[], p_type text, p_note text
+) RETURNS TABLE (line int, outcome text, garage_quantity int, unit_quantity int, threshold int, movement_id uuid) LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+  k int;
+  v_garage uuid;
+  v_transfer uuid;
+BEGIN
+  IF array_length(p_items, 1) IS DISTINCT FROM array_length(p_units, 1)
+     OR array_length(p_quantities, 1) IS DISTINCT FROM array_length(p_units, 1)
+     OR array_length(p_users, 1) IS DISTINCT FROM array_length(p_units, 1) THEN
+    RAISE EXCEPTION 'transfer_to_units: the line arrays differ in length' USING ERRCODE = '22023';
+  END IF;
+  FOR k IN 1 .. coalesce(array_length(p_units, 1), 0) LOOP
+    IF p_quantities[k] IS NULL OR p_quantities[k] <= 0 THEN
+      RAISE EXCEPTION 'transfer_to_units: line % moves % (must be positive)', k, p_quantities[k] USING ERRCODE = '22023';
+    END IF;
+  END LOOP;
+  PERFORM lock_transfer_rows(p_tenant, p_units, p_items);
+  FOR k IN 1 .. coalesce(array_length(p_units, 1), 0) LOOP
+    line := k;
+    garage_quantity := NULL;
+    unit_quantity := NULL;
+    threshold := NULL;
+    movement_id := NULL;
+    SELECT u.garage_id, s.item_threshold INTO v_garage, threshold
+    FROM unit_inventory s JOIN units u ON u.tenant_id = s.tenant_id AND u.id = s.unit_id
+    WHERE s.tenant_id = p_tenant AND s.unit_id = p_units[k] AND s.item_id = p_items[k];
+    IF NOT FOUND THEN
+      outcome := 'no_stock_row';
+    ELSIF v_garage IS NULL THEN
+      outcome := 'no_garage';
+    ELSE
+      UPDATE garage_inventory g SET quantity = g.quantity - p_quantities[k], updated_at = now()
+      WHERE g.tenant_id = p_tenant AND g.garage_id = v_garage AND g.item_id = p_items[k] AND g.quantity >= p_quantities[k]
+      RETURNING g.quantity INTO garage_quantity;
+      IF NOT FOUND THEN
+        outcome := 'garage_short';
+      ELSE
+        UPDATE unit_inventory s SET quantity = s.quantity + p_quantities[k], updated_at = now()
+        WHERE s.tenant_id = p_tenant AND s.unit_id = p_units[k] AND s.item_id = p_items[k]
+        RETURNING s.quantity INTO unit_quantity;
+        v_transfer := gen_random_uuid();
+        WITH logged AS (
+          INSERT INTO inventory_logs (tenant_id, item_id, quantity_change, source_type, unit_id, garage_id, type, transfer_id, unit_cost, user_id, note)
+          SELECT p_tenant, i.id, side.change, side.source_type, side.unit_id, side.garage_id, p_type, v_transfer, i.count_cost, p_users[k], p_note
+          FROM items i
+          CROSS JOIN (VALUES (-p_quantities[k], 'garage', NULL::uuid, v_garage),
+                             (p_quantities[k], 'unit', p_units[k], NULL::uuid)) AS side(change, source_type, unit_id, garage_id)
+          WHERE i.tenant_id = p_tenant AND i.id = p_items[k]
+          RETURNING id, source_type
+        )
+        SELECT logged.id INTO movement_id FROM logged WHERE logged.source_type = 'unit';
+        outcome := 'moved';
+      END IF;
+    END IF;
+    RETURN NEXT;
+  END LOOP;
+END
+$$;
+--> statement-breakpoint
+-- Consumption at units (the minus button, docs/product.md "Stock movements and statuses"):
+-- p_quantities[k] (> 0) of p_items[k] used at p_units[k], or what the row holds when it holds
+-- less; at 0 nothing is written. Locks first, in the order of docs/decisions/009-ledger-lock-order.md:
+-- the units FOR SHARE (the usage a consumption writes makes the ledger's trigger lock its unit,
+-- which must not come after its stock row), then their stock rows, each in key order; then the
+-- lines in order, each by atomic SQL on its locked row. Runs with the caller's rights.
+-- Returns one row per line: 'used' (with the quantity after, the item's minimum threshold and the
+-- movement written, null when nothing was left to use) or 'no_stock_row' (also for an unknown unit).
+CREATE FUNCTION "consume_at_units"(
+  p_tenant uuid, p_units uuid[], p_items uuid[], p_quantities int[], p_users uuid[]
+) RETURNS TABLE (line int, outcome text, unit_quantity int, threshold int, movement_id uuid) LANGUAGE plpgsql AS $$
+#variable_conflict use_column
+DECLARE
+  k int;
+  r record;
+  v_used int;
+BEGIN
+  IF array_length(p_items, 1) IS DISTINCT FROM array_length(p_units, 1)
+     OR array_length(p_quantities, 1) IS DISTINCT FROM array_length(p_units, 1)
+     OR array_length(p_users, 1) IS DISTINCT FROM array_length(p_units, 1) THEN
+    RAISE EXCEPTION 'consume_at_units: the line arrays differ in length' USING ERRCODE = '22023';
+  END IF;
+  FOR k IN 1 .. coalesce(array_length(p_units, 1), 0) LOOP
+    IF p_quantities[k] IS NULL OR p_quantities[k] <= 0 THEN
+      RAISE EXCEPTION 'consume_at_units: line % uses % (must be positive)', k, p_quantities[k] USING ERRCODE = '22023';
+    END IF;
+  END LOOP;
+  FOR r IN SELECT DISTINCT x.id FROM unnest(p_units) AS x(id) ORDER BY x.id LOOP
+    PERFORM 1 FROM units u WHERE u.tenant_id = p_tenant AND u.id = r.id FOR SHARE;
+  END LOOP;
+  FOR r IN SELECT DISTINCT x.unit_id, x.item_id FROM unnest(p_units, p_items) AS x(unit_id, item_id) ORDER BY x.unit_id, x.item_id LOOP
+    PERFORM 1 FROM unit_inventory s WHERE s.tenant_id = p_tenant AND s.unit_id = r.unit_id AND s.item_id = r.item_id FOR UPDATE;
+  END LOOP;
+  FOR k IN 1 .. coalesce(array_length(p_units, 1), 0) LOOP
+    line := k;
+    movement_id := NULL;
+    SELECT s.quantity, s.item_threshold INTO unit_quantity, threshold
+    FROM unit_inventory s WHERE s.tenant_id = p_tenant AND s.unit_id = p_units[k] AND s.item_id = p_items[k];
+    IF NOT FOUND THEN
+      outcome := 'no_stock_row';
+      unit_quantity := NULL;
+      threshold := NULL;
+    ELSE
+      outcome := 'used';
+      v_used := least(p_quantities[k], unit_quantity);
+      IF v_used > 0 THEN
+        UPDATE unit_inventory s SET quantity = s.quantity - v_used, updated_at = now()
+        WHERE s.tenant_id = p_tenant AND s.unit_id = p_units[k] AND s.item_id = p_items[k]
+        RETURNING s.quantity INTO unit_quantity;
+        INSERT INTO inventory_logs (tenant_id, item_id, quantity_change, source_type, unit_id, type, unit_cost, user_id)
+        SELECT p_tenant, i.id, -v_used, 'unit', p_units[k], 'consumption', i.count_cost, p_users[k]
+        FROM items i WHERE i.tenant_id = p_tenant AND i.id = p_items[k]
+        RETURNING id INTO movement_id;
+      END IF;
+    END IF;
+    RETURN NEXT;
+  END LOOP;
+END
+$$;

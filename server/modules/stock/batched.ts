@@ -1,0 +1,39 @@
+/**
+ * Stock commands written together per company (docs/decisions/038-stock-commands.md): the phone's
+ * taps — plus as transfers, minus as consumptions — that a company's people send while one of its
+ * batches is being written wait and go together into the next one, one transaction and one SQL
+ * call for all (lib/batch.ts). A request that finds nothing in progress starts at once. Each
+ * request gets the outcome it would have had alone in its arrival order; `npm run bench` measured
+ * the batching worth keeping (docs/performance.md "Stock commands: the requests the web sends").
+ */
+import type { Db, Tx } from '../../db/client';
+import { withTenant } from '../../db/tenant-tx';
+import { batch } from '../../lib/batch';
+
+/** A request of a batched command: its company, and what the command needs. */
+export interface TenantRequest {
+  tenantId: string;
+}
+
+/**
+ * A command whose concurrent requests of one company are written together: `write` receives them
+ * in arrival order inside one tenant transaction and returns one outcome per request, in order.
+ * Two batches of a company may run at once (while one waits on the database the next is being
+ * collected); they cannot deadlock because every write takes its locks in the order of
+ * docs/decisions/009-ledger-lock-order.md. A batch that fails (a database error that outlasts the
+ * transaction's retries) fails each of its requests with that error.
+ * @returns the function that sends one request on a database and resolves to its outcome.
+ */
+export function batchedPerTenant<I extends TenantRequest, O>(write: (tx: Tx, tenantId: string, requests: I[]) => Promise<O[]>) {
+  const queues = new WeakMap<Db, (request: I) => Promise<O>>();
+  return (db: Db, request: I): Promise<O> => {
+    let queue = queues.get(db);
+    if (!queue) {
+      queue = batch((requests: I[]) => withTenant(db, requests[0]!.tenantId, (tx) => write(tx, requests[0]!.tenantId, requests)), (r) => r.tenantId, {
+        lanes: 2,
+      });
+      queues.set(db, queue);
+    }
+    return queue(request);
+  };
+}
