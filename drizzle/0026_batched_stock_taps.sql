@@ -33,10 +33,17 @@ BEGIN
     unit_quantity := NULL;
     threshold := NULL;
     movement_id := NULL;
+    -- The row as locked above. One opened by another transaction after the locks were taken would
+    -- be locked here after the garage rows, against the lock order: a row this transaction does
+    -- not hold is skipped, and one that exists then is a lost race, run again (40001).
     SELECT u.garage_id, s.item_threshold INTO v_garage, threshold
     FROM unit_inventory s JOIN units u ON u.tenant_id = s.tenant_id AND u.id = s.unit_id
-    WHERE s.tenant_id = p_tenant AND s.unit_id = p_units[k] AND s.item_id = p_items[k];
+    WHERE s.tenant_id = p_tenant AND s.unit_id = p_units[k] AND s.item_id = p_items[k]
+    FOR UPDATE OF s SKIP LOCKED;
     IF NOT FOUND THEN
+      IF EXISTS (SELECT 1 FROM unit_inventory s WHERE s.tenant_id = p_tenant AND s.unit_id = p_units[k] AND s.item_id = p_items[k]) THEN
+        RAISE EXCEPTION 'transfer_to_units: the stock row of line % was opened meanwhile', k USING ERRCODE = '40001';
+      END IF;
       outcome := 'no_stock_row';
     ELSIF v_garage IS NULL THEN
       outcome := 'no_garage';
@@ -74,7 +81,9 @@ $$;
 -- less; at 0 nothing is written. Locks first, in the order of docs/decisions/009-ledger-lock-order.md:
 -- the units FOR SHARE (the usage a consumption writes makes the ledger's trigger lock its unit,
 -- which must not come after its stock row), then their stock rows, each in key order; then the
--- lines in order, each by atomic SQL on its locked row. Runs with the caller's rights.
+-- lines in order, each by atomic SQL on its locked row; then every movement by one statement, so
+-- that the usage totals its trigger keeps are locked in their key order (usage_rollup_apply), not
+-- in the lines' order. Runs with the caller's rights.
 -- Returns one row per line: 'used' (with the quantity after, the item's minimum threshold and the
 -- movement written, null when nothing was left to use) or 'no_stock_row' (also for an unknown unit).
 CREATE FUNCTION "consume_at_units"(
@@ -84,14 +93,20 @@ CREATE FUNCTION "consume_at_units"(
 DECLARE
   k int;
   r record;
-  v_used int;
+  n int := coalesce(array_length(p_units, 1), 0);
+  v_used int[] := array_fill(0, ARRAY[n]);
+  v_ids uuid[] := array_fill(NULL::uuid, ARRAY[n]);
+  v_after int[] := array_fill(NULL::int, ARRAY[n]);
+  v_thresholds int[] := array_fill(NULL::int, ARRAY[n]);
+  v_quantity int;
+  v_threshold int;
 BEGIN
   IF array_length(p_items, 1) IS DISTINCT FROM array_length(p_units, 1)
      OR array_length(p_quantities, 1) IS DISTINCT FROM array_length(p_units, 1)
      OR array_length(p_users, 1) IS DISTINCT FROM array_length(p_units, 1) THEN
     RAISE EXCEPTION 'consume_at_units: the line arrays differ in length' USING ERRCODE = '22023';
   END IF;
-  FOR k IN 1 .. coalesce(array_length(p_units, 1), 0) LOOP
+  FOR k IN 1 .. n LOOP
     IF p_quantities[k] IS NULL OR p_quantities[k] <= 0 THEN
       RAISE EXCEPTION 'consume_at_units: line % uses % (must be positive)', k, p_quantities[k] USING ERRCODE = '22023';
     END IF;
@@ -102,28 +117,41 @@ BEGIN
   FOR r IN SELECT DISTINCT x.unit_id, x.item_id FROM unnest(p_units, p_items) AS x(unit_id, item_id) ORDER BY x.unit_id, x.item_id LOOP
     PERFORM 1 FROM unit_inventory s WHERE s.tenant_id = p_tenant AND s.unit_id = r.unit_id AND s.item_id = r.item_id FOR UPDATE;
   END LOOP;
-  FOR k IN 1 .. coalesce(array_length(p_units, 1), 0) LOOP
-    line := k;
-    movement_id := NULL;
-    SELECT s.quantity, s.item_threshold INTO unit_quantity, threshold
-    FROM unit_inventory s WHERE s.tenant_id = p_tenant AND s.unit_id = p_units[k] AND s.item_id = p_items[k];
+  FOR k IN 1 .. n LOOP
+    -- The row as locked above; one opened meanwhile by another transaction is not taken out of
+    -- the lock order (see transfer_to_units).
+    SELECT s.quantity, s.item_threshold INTO v_quantity, v_threshold
+    FROM unit_inventory s WHERE s.tenant_id = p_tenant AND s.unit_id = p_units[k] AND s.item_id = p_items[k]
+    FOR UPDATE SKIP LOCKED;
     IF NOT FOUND THEN
-      outcome := 'no_stock_row';
-      unit_quantity := NULL;
-      threshold := NULL;
-    ELSE
-      outcome := 'used';
-      v_used := least(p_quantities[k], unit_quantity);
-      IF v_used > 0 THEN
-        UPDATE unit_inventory s SET quantity = s.quantity - v_used, updated_at = now()
-        WHERE s.tenant_id = p_tenant AND s.unit_id = p_units[k] AND s.item_id = p_items[k]
-        RETURNING s.quantity INTO unit_quantity;
-        INSERT INTO inventory_logs (tenant_id, item_id, quantity_change, source_type, unit_id, type, unit_cost, user_id)
-        SELECT p_tenant, i.id, -v_used, 'unit', p_units[k], 'consumption', i.count_cost, p_users[k]
-        FROM items i WHERE i.tenant_id = p_tenant AND i.id = p_items[k]
-        RETURNING id INTO movement_id;
+      IF EXISTS (SELECT 1 FROM unit_inventory s WHERE s.tenant_id = p_tenant AND s.unit_id = p_units[k] AND s.item_id = p_items[k]) THEN
+        RAISE EXCEPTION 'consume_at_units: the stock row of line % was opened meanwhile', k USING ERRCODE = '40001';
       END IF;
+      CONTINUE;
     END IF;
+    v_thresholds[k] := v_threshold;
+    v_used[k] := least(p_quantities[k], v_quantity);
+    v_after[k] := v_quantity;
+    IF v_used[k] > 0 THEN
+      UPDATE unit_inventory s SET quantity = s.quantity - v_used[k], updated_at = now()
+      WHERE s.tenant_id = p_tenant AND s.unit_id = p_units[k] AND s.item_id = p_items[k]
+      RETURNING s.quantity INTO v_quantity;
+      v_after[k] := v_quantity;
+      v_ids[k] := gen_random_uuid();
+    END IF;
+  END LOOP;
+  INSERT INTO inventory_logs (id, tenant_id, item_id, quantity_change, source_type, unit_id, type, unit_cost, user_id)
+  SELECT x.id, p_tenant, i.id, -x.used, 'unit', x.unit_id, 'consumption', i.count_cost, x.user_id
+  FROM unnest(v_ids, v_used, p_units, p_items, p_users) AS x(id, used, unit_id, item_id, user_id)
+  JOIN items i ON i.tenant_id = p_tenant AND i.id = x.item_id
+  WHERE x.id IS NOT NULL
+  ORDER BY x.unit_id, x.item_id;
+  FOR k IN 1 .. n LOOP
+    line := k;
+    outcome := CASE WHEN v_after[k] IS NULL THEN 'no_stock_row' ELSE 'used' END;
+    unit_quantity := v_after[k];
+    threshold := v_thresholds[k];
+    movement_id := v_ids[k];
     RETURN NEXT;
   END LOOP;
 END

@@ -23,6 +23,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { pgArray, queryRows, type Tx } from '../../db/client';
+import { ConcurrentChange } from '../../db/tenant-tx';
 import { belowMinimumSql } from './rules';
 
 /** PostgreSQL's row-lock strengths, weakest first. */
@@ -166,6 +167,8 @@ export class StockLocks {
   /**
    * Step 6: every stock row of `itemIds` at every location, unit rows then garage rows, each in
    * key order: before the items' minimum thresholds change or the items are deleted.
+   * @throws ConcurrentChange when a row opened since is held by another transaction (the
+   *   transaction runs again).
    */
   async itemRows(itemIds: readonly string[]): Promise<void> {
     const keys = sortedUnique(itemIds);
@@ -173,12 +176,19 @@ export class StockLocks {
     this.lastKey = keys.at(-1) ?? this.lastKey;
     if (keys.length === 0) return;
     const items = pgArray(keys);
-    await this.tx.execute(
-      sql`select 1 from unit_inventory where tenant_id = ${this.tenantId} and item_id = any(${items}::uuid[]) order by unit_id, item_id for update`,
+    const of = sql`where tenant_id = ${this.tenantId} and item_id = any(${items}::uuid[])`;
+    await this.tx.execute(sql`select 1 from unit_inventory ${of} order by unit_id, item_id for update`);
+    await this.tx.execute(sql`select 1 from garage_inventory ${of} order by garage_id, item_id for update`);
+    // A row opened and locked by another transaction since would be reached by the items' cascade
+    // after rows this one holds, against the lock order: the transaction runs again then. Rows
+    // opened since that nobody holds are taken now, without waiting.
+    const [count] = await queryRows<{ missing: number }>(
+      this.tx,
+      sql`select (select count(*) from unit_inventory ${of}) + (select count(*) from garage_inventory ${of})
+               - (select count(*) from (select 1 from unit_inventory ${of} for update skip locked) u)
+               - (select count(*) from (select 1 from garage_inventory ${of} for update skip locked) g) as missing`,
     );
-    await this.tx.execute(
-      sql`select 1 from garage_inventory where tenant_id = ${this.tenantId} and item_id = any(${items}::uuid[]) order by garage_id, item_id for update`,
-    );
+    if (Number(count!.missing) > 0) throw new ConcurrentChange(`a stock row of items ${keys.join(', ')} was opened and locked meanwhile`);
   }
 
   /**

@@ -76,11 +76,17 @@ async function bringToUnit(tx: Tx, locks: StockLocks, who: TenantIdentity, unitI
   const tracked = await locks.unitRows(unitId, { items: itemIds });
   const location = { kind: 'unit', id: unitId } as const;
   const byItem = [...lines].sort((a, b) => (a.item_id < b.item_id ? -1 : 1));
+  // A row the unit did not hold when its rows were locked, opened now; one opened by another
+  // transaction meanwhile would be taken after the garage rows, so the transaction runs again.
+  const openRow = async (itemId: string) => {
+    if (!(await ensureStockRow(tx, tenantId, location, itemId))) throw new ConcurrentChange(`stock row of item ${itemId} at unit ${unitId} opened meanwhile`);
+    return true;
+  };
 
   if (unit.garageId === null) {
     const after = new Map<string, number>();
     for (const line of byItem) {
-      const created = !tracked.has(line.item_id) && (await ensureStockRow(tx, tenantId, location, line.item_id));
+      const created = !tracked.has(line.item_id) && (await openRow(line.item_id));
       const quantity = await changeStock(tx, location, line.item_id, line.quantity, created ? 'initial' : 'external_addition', {
         tenantId,
         userId: who.userId,
@@ -95,7 +101,7 @@ async function bringToUnit(tx: Tx, locks: StockLocks, who: TenantIdentity, unitI
   const short = lines.filter((l) => (held.get(l.item_id) ?? 0) < l.quantity);
   if (short.length > 0) throw new AppError('CONFLICT', scanMessages.garageShort(short.map((l) => nameOf.get(l.item_id)!)));
   for (const line of byItem) {
-    if (!tracked.has(line.item_id)) await ensureStockRow(tx, tenantId, location, line.item_id);
+    if (!tracked.has(line.item_id)) await openRow(line.item_id);
   }
   const outcomes = await transferToUnits(
     tx,

@@ -8,7 +8,6 @@ import { pgArray, queryRows, type Db } from '../../../db/client';
 import { withTenant } from '../../../db/tenant-tx';
 import { AppError, notFound } from '../../../lib/errors';
 import type { TenantIdentity } from '../../auth/session';
-import { movementsWrittenAt } from '../ledger';
 import { stockLocks } from '../locks';
 import { noGarage } from '../refusals';
 import { transferToUnits } from '../transfer';
@@ -55,7 +54,7 @@ export async function deliverPickList(
       throw new AppError('CONFLICT', `${garage!.name} has only ${parts.join(', ')}`);
     }
     return {
-      movement_ids: await movementsWrittenAt(tx, tenantId, { kind: 'unit', id: unitId }, lines.map((l) => l.item_id)),
+      movement_ids: outcomes.flatMap((o) => (o.kind === 'moved' ? [o.movementId] : [])),
       delivered: lines.map((l) => ({ item_id: l.item_id, quantity: l.quantity })),
     };
   });

@@ -11,7 +11,6 @@ import { pgArray, queryRows, type Db, type Tx } from '../../../db/client';
 import { withTenant } from '../../../db/tenant-tx';
 import { notFound } from '../../../lib/errors';
 import type { TenantIdentity } from '../../auth/session';
-import { movementsWrittenAt } from '../ledger';
 import { stockLocks } from '../locks';
 import { noGarage } from '../refusals';
 import { transferToUnits } from '../transfer';
@@ -49,11 +48,10 @@ export async function fillUnitToMinimum(tx: Tx, who: TenantIdentity, unitId: str
     ? []
     : await transferToUnits(tx, tenantId, moving.map((a) => ({ unitId, itemId: a.item_id, quantity: a.quantity, userId: who.userId })), { type: 'restock' });
   const movedOf = new Map(moving.map((a, k) => [a.item_id, outcomes[k]!.kind === 'moved' ? a.quantity : 0]));
-  const movedItems = moving.filter((a) => (movedOf.get(a.item_id) ?? 0) > 0).map((a) => a.item_id);
   const result: RestockToMinimumResult = {
     moved: [],
     short: [],
-    movement_ids: await movementsWrittenAt(tx, tenantId, { kind: 'unit', id: unitId }, movedItems),
+    movement_ids: outcomes.flatMap((o) => (o.kind === 'moved' ? [o.movementId] : [])),
   };
   for (const a of asked.sort((x, y) => x.item_name.localeCompare(y.item_name))) {
     const moved = movedOf.get(a.item_id) ?? 0;

@@ -11,7 +11,7 @@
 import type { StockMoveResult } from '../../../../common/contracts/stock';
 import { stockStatus } from '../../../../common/contracts/stock';
 import type { Db, Tx } from '../../../db/client';
-import { withTenant } from '../../../db/tenant-tx';
+import { ConcurrentChange, withTenant } from '../../../db/tenant-tx';
 import { notFound } from '../../../lib/errors';
 import type { TenantIdentity } from '../../auth/session';
 import { assertItemsExist } from '../../items/service';
@@ -41,7 +41,11 @@ async function openRowForTransfer(
   await assertItemsExist(tx, tenantId, [itemId]);
   const held = await locks.garageRows(garageId, { items: [itemId] });
   if ((held.get(itemId) ?? 0) < quantity) throw garageShort();
-  await ensureStockRow(tx, tenantId, { kind: 'unit', id: unitId }, itemId);
+  // Opened by another transaction since the unit's rows were locked: taking it now would lock it
+  // after the garage row, against the lock order, so the transaction runs again and finds it.
+  if (!(await ensureStockRow(tx, tenantId, { kind: 'unit', id: unitId }, itemId))) {
+    throw new ConcurrentChange(`stock row of item ${itemId} at unit ${unitId} opened meanwhile`);
+  }
 }
 
 /** A transfer asked for: `quantity` (pieces, >= 1) of `itemId` to `unitId`, by `userId` of `tenantId`. */
