@@ -5,6 +5,25 @@
 --
 -- transfer_to_units: as in 0013, plus `movement_id`, the id of the unit's movement of a moved
 -- line. Its result type changes, hence DROP and CREATE.
+-- The lines a batched stock call takes, checked once for both: arrays of one length, every
+-- quantity positive; else 22023 naming the caller (`p_caller`) and what a line does (`p_verb`).
+CREATE FUNCTION "check_stock_lines"(
+  p_caller text, p_verb text, p_units uuid[], p_items uuid[], p_quantities int[], p_users uuid[]
+) RETURNS void LANGUAGE plpgsql IMMUTABLE AS $$
+BEGIN
+  IF array_length(p_items, 1) IS DISTINCT FROM array_length(p_units, 1)
+     OR array_length(p_quantities, 1) IS DISTINCT FROM array_length(p_units, 1)
+     OR array_length(p_users, 1) IS DISTINCT FROM array_length(p_units, 1) THEN
+    RAISE EXCEPTION '%: the line arrays differ in length', p_caller USING ERRCODE = '22023';
+  END IF;
+  FOR k IN 1 .. coalesce(array_length(p_units, 1), 0) LOOP
+    IF p_quantities[k] IS NULL OR p_quantities[k] <= 0 THEN
+      RAISE EXCEPTION '%: line % % % (must be positive)', p_caller, k, p_verb, p_quantities[k] USING ERRCODE = '22023';
+    END IF;
+  END LOOP;
+END
+$$;
+--> statement-breakpoint
 DROP FUNCTION "transfer_to_units"(uuid, uuid[], uuid[], int[], uuid[], text, text);
 --> statement-breakpoint
 CREATE FUNCTION "transfer_to_units"(
@@ -16,16 +35,7 @@ DECLARE
   v_garage uuid;
   v_transfer uuid;
 BEGIN
-  IF array_length(p_items, 1) IS DISTINCT FROM array_length(p_units, 1)
-     OR array_length(p_quantities, 1) IS DISTINCT FROM array_length(p_units, 1)
-     OR array_length(p_users, 1) IS DISTINCT FROM array_length(p_units, 1) THEN
-    RAISE EXCEPTION 'transfer_to_units: the line arrays differ in length' USING ERRCODE = '22023';
-  END IF;
-  FOR k IN 1 .. coalesce(array_length(p_units, 1), 0) LOOP
-    IF p_quantities[k] IS NULL OR p_quantities[k] <= 0 THEN
-      RAISE EXCEPTION 'transfer_to_units: line % moves % (must be positive)', k, p_quantities[k] USING ERRCODE = '22023';
-    END IF;
-  END LOOP;
+  PERFORM check_stock_lines('transfer_to_units', 'moves', p_units, p_items, p_quantities, p_users);
   PERFORM lock_transfer_rows(p_tenant, p_units, p_items);
   FOR k IN 1 .. coalesce(array_length(p_units, 1), 0) LOOP
     line := k;
@@ -101,16 +111,7 @@ DECLARE
   v_quantity int;
   v_threshold int;
 BEGIN
-  IF array_length(p_items, 1) IS DISTINCT FROM array_length(p_units, 1)
-     OR array_length(p_quantities, 1) IS DISTINCT FROM array_length(p_units, 1)
-     OR array_length(p_users, 1) IS DISTINCT FROM array_length(p_units, 1) THEN
-    RAISE EXCEPTION 'consume_at_units: the line arrays differ in length' USING ERRCODE = '22023';
-  END IF;
-  FOR k IN 1 .. n LOOP
-    IF p_quantities[k] IS NULL OR p_quantities[k] <= 0 THEN
-      RAISE EXCEPTION 'consume_at_units: line % uses % (must be positive)', k, p_quantities[k] USING ERRCODE = '22023';
-    END IF;
-  END LOOP;
+  PERFORM check_stock_lines('consume_at_units', 'uses', p_units, p_items, p_quantities, p_users);
   FOR r IN SELECT DISTINCT x.id FROM unnest(p_units) AS x(id) ORDER BY x.id LOOP
     PERFORM 1 FROM units u WHERE u.tenant_id = p_tenant AND u.id = r.id FOR SHARE;
   END LOOP;

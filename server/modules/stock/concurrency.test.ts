@@ -203,9 +203,9 @@ async function addMembers(t: TestApp, tenantId: string, prefix: string, n: numbe
   }
   return members;
 }
-interface LedgerRow {
-  user_id: string;
-  at_ms: number;
+
+/** The columns of a movement both checks read. */
+interface MovementColumns {
   type: string;
   source_type: 'unit' | 'garage';
   unit_id: string | null;
@@ -213,6 +213,10 @@ interface LedgerRow {
   item_id: string;
   quantity_change: number;
   transfer_id: string | null;
+}
+interface LedgerRow extends MovementColumns {
+  user_id: string;
+  at_ms: number;
 }
 
 async function ledgerRowsSince(t: TestApp, tenantId: string, since: number): Promise<LedgerRow[]> {
@@ -422,19 +426,12 @@ interface StormAnswer {
 }
 
 /** A movement written during a round. */
-interface StormRow {
+interface StormRow extends MovementColumns {
   id: string;
   tenant_id: string;
   user_id: string | null;
   /** The writing transaction's start time, as text (the exact timestamp). */
   at: string;
-  type: string;
-  source_type: 'unit' | 'garage';
-  unit_id: string | null;
-  garage_id: string | null;
-  item_id: string;
-  quantity_change: number;
-  transfer_id: string | null;
   note: string | null;
   scan_id: string | null;
   reversed: boolean;

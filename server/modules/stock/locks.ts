@@ -74,6 +74,14 @@ export class StockLocks {
     if (key > this.lastKey) this.lastKey = key;
   }
 
+  /** Records step `step` for the keys `ids`, taken in key order. @returns the keys, sorted and unique. @throws LockOrderError */
+  private advanceOver(step: Step, ids: readonly string[]): string[] {
+    const keys = sortedUnique(ids);
+    this.advance(step, keys[0] ?? '');
+    this.lastKey = keys.at(-1) ?? this.lastKey;
+    return keys;
+  }
+
   /**
    * Step 1: a scan being applied, FOR UPDATE (applies of one scan take turns).
    * @returns its unit (null for a storage scan), the item ids it detected and whether it was applied; undefined when not found.
@@ -94,9 +102,7 @@ export class StockLocks {
    * @returns the garages found, by id, with their names (an unknown id is absent).
    */
   async garages(ids: readonly string[], mode: RowLockMode): Promise<Map<string, { name: string }>> {
-    const keys = sortedUnique(ids);
-    this.advance('garages', keys[0] ?? '');
-    this.lastKey = keys.at(-1) ?? this.lastKey;
+    const keys = this.advanceOver('garages', ids);
     if (keys.length === 0) return new Map();
     const rows = await queryRows<{ id: string; name: string }>(
       this.tx,
@@ -113,9 +119,7 @@ export class StockLocks {
    * @returns the units found, by id, with their garage as of the lock (an unknown id is absent).
    */
   async units(ids: readonly string[], mode: RowLockMode): Promise<Map<string, { garageId: string | null }>> {
-    const keys = sortedUnique(ids);
-    this.advance('units', keys[0] ?? '');
-    this.lastKey = keys.at(-1) ?? this.lastKey;
+    const keys = this.advanceOver('units', ids);
     if (keys.length === 0) return new Map();
     const rows = await queryRows<{ id: string; garage_id: string | null }>(
       this.tx,
@@ -171,9 +175,7 @@ export class StockLocks {
    *   transaction runs again).
    */
   async itemRows(itemIds: readonly string[]): Promise<void> {
-    const keys = sortedUnique(itemIds);
-    this.advance('itemRows', keys[0] ?? '');
-    this.lastKey = keys.at(-1) ?? this.lastKey;
+    const keys = this.advanceOver('itemRows', itemIds);
     if (keys.length === 0) return;
     const items = pgArray(keys);
     const of = sql`where tenant_id = ${this.tenantId} and item_id = any(${items}::uuid[])`;
@@ -196,9 +198,7 @@ export class StockLocks {
    * @returns the ids found.
    */
   async items(ids: readonly string[], mode: RowLockMode): Promise<Set<string>> {
-    const keys = sortedUnique(ids);
-    this.advance('items', keys[0] ?? '');
-    this.lastKey = keys.at(-1) ?? this.lastKey;
+    const keys = this.advanceOver('items', ids);
     if (keys.length === 0) return new Set();
     const rows = await queryRows<{ id: string }>(
       this.tx,
