@@ -17,6 +17,18 @@
 -- arrays' `unnest`. Locks are taken as before, in the order of
 -- docs/decisions/009-ledger-lock-order.md: units one by one in key order, then each kind of
 -- stock row by one statement in key order.
+-- Ledger rows get time-ordered ids (UUID version 7, RFC 9562: 48 bits of Unix milliseconds, then
+-- random bits), so that the company's new rows go to the end of the (tenant_id, id) key instead of
+-- a random page of it: a transfer's ledger rows otherwise read and rewrite as many pages of that
+-- index as they have rows. Made from gen_random_uuid(): its first 48 bits become the time and its
+-- version nibble 7. PostgreSQL 15 has no such function.
+CREATE FUNCTION "uuid_v7"() RETURNS uuid LANGUAGE sql VOLATILE PARALLEL SAFE AS $$
+  SELECT encode(set_bit(set_bit(overlay(uuid_send(gen_random_uuid())
+    PLACING substring(int8send(floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint) FROM 3) FROM 1 FOR 6), 52, 1), 53, 1), 'hex')::uuid
+$$;
+--> statement-breakpoint
+ALTER TABLE "inventory_logs" ALTER COLUMN "id" SET DEFAULT uuid_v7();
+--> statement-breakpoint
 CREATE OR REPLACE FUNCTION "lock_transfer_rows"(p_tenant uuid, p_units uuid[], p_items uuid[]) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   r record;
@@ -116,11 +128,11 @@ BEGIN
     LOOP
       v_garage_after[r.k] := r.garage_after;
       v_unit_after[r.k] := r.unit_after;
-      v_ids[r.k] := gen_random_uuid();
+      v_ids[r.k] := uuid_v7();
     END LOOP;
   END LOOP;
   INSERT INTO inventory_logs (id, tenant_id, item_id, quantity_change, source_type, unit_id, garage_id, type, transfer_id, unit_cost, user_id, note)
-  SELECT CASE WHEN side.source_type = 'unit' THEN x.id ELSE gen_random_uuid() END, p_tenant, i.id, side.sign * x.quantity, side.source_type,
+  SELECT CASE WHEN side.source_type = 'unit' THEN x.id ELSE uuid_v7() END, p_tenant, i.id, side.sign * x.quantity, side.source_type,
          CASE WHEN side.source_type = 'unit' THEN x.unit_id END, CASE WHEN side.source_type = 'garage' THEN x.garage_id END,
          p_type, x.transfer_id, i.count_cost, x.user_id, p_note
   FROM (SELECT y.*, gen_random_uuid() AS transfer_id
@@ -212,7 +224,7 @@ BEGIN
       v_used[r.k] := r.used;
       v_after[r.k] := r.after;
       IF r.wrote THEN
-        v_ids[r.k] := gen_random_uuid();
+        v_ids[r.k] := uuid_v7();
       END IF;
     END LOOP;
   END LOOP;

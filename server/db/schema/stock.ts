@@ -187,7 +187,8 @@ export const inventoryLogs = pgTable(
   'inventory_logs',
   {
     tenantId: tenantId(),
-    id: uuid('id').notNull().defaultRandom(),
+    // Time-ordered (UUID version 7, migration 0027): a company's new movements go to the end of the key.
+    id: uuid('id').notNull().default(sql`uuid_v7()`),
     itemId: uuid('item_id').notNull(),
     quantityChange: integer('quantity_change').notNull(),
     sourceType: text('source_type', { enum: ['unit', 'garage'] }).notNull(),
