@@ -119,8 +119,9 @@ export const unitProjections = pgTable(
 /**
  * What changed a property's projection inputs since its projections were computed: a row per
  * statement and property, written by triggers on stock rows, stays, a property's typical guests
- * and an item's name, category or default use (migration 0023). Consumed by the next projection of the
- * property. No foreign keys: rows are written while their property or company is being deleted.
+ * and an item's name, category or default use (migrations 0023 and 0027). Consumed by the next
+ * projection of the property. No foreign keys: rows are written while their property or company
+ * is being deleted.
  */
 export const forecastChanges = pgTable(
   'forecast_changes',

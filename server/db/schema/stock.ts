@@ -294,11 +294,11 @@ export const garageUsageWeekly = pgTable(
 /**
  * How many unit stock rows of a tenant are low and critical (docs/product.md "Stock movements and
  * statuses"; the Dashboard's counts): the sums of `low` and `critical` over the tenant's rows. Kept
- * by triggers on unit_inventory (migration 0015, docs/decisions/021-dashboard-alert-counts.md):
- * a status change adds to a row of its tenant that no other transaction holds, or to a new one
- * when all are held, so concurrent stock writes never wait for each other here. A tenant has as
- * many rows as it had writers changing a status at the same moment; a row may be negative, the
- * sums never are.
+ * by triggers on unit_inventory, once per statement (migrations 0015 and 0027,
+ * docs/decisions/021-dashboard-alert-counts.md): the status changes of a statement's rows add to a
+ * row of their tenant that no other transaction holds, or to a new one when all are held, so
+ * concurrent stock writes never wait for each other here. A tenant has as many rows as it had
+ * writers changing a status at the same moment; a row may be negative, the sums never are.
  */
 export const unitAlertCounts = pgTable(
   'unit_alert_counts',

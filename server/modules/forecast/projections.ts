@@ -7,10 +7,11 @@
  * A stored projection is current when it was computed on the property's today, with the rates in
  * force (rates.ts), by this code's model ({@link FORECAST_MODEL_VERSION}), and no row of
  * `forecast_changes` names its property. Triggers append such a row in the same transaction as
- * every change of a stock row (quantity, minimum, the row itself), a stay, the property's typical
- * guests, or an item's name, category or default use (migration 0023); the ledger's writes need
- * nothing else. A refresh computes the projections that are not current and
- * consumes the change rows it read, under the company's advisory lock:
+ * every change of a stock row (any insert, update or deletion, one row per property per statement;
+ * migrations 0023 and 0027), a stay, the property's typical guests, or an item's name, category or
+ * default use (migration 0023); the ledger's writes need nothing else. A refresh computes the
+ * projections that are not current and consumes the change rows it read, under the company's
+ * advisory lock:
  *
  * - the change rows are read before anything else, so every change consumed is in what is read
  *   next (a change committed meanwhile keeps its row, and its property is computed again later);

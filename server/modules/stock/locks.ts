@@ -18,8 +18,10 @@
  * step's last: `LockOrderError` then, before any statement runs, so a command written out of order
  * fails its first test instead of deadlocking under load. Each step is its own statement
  * (`… ORDER BY key FOR …`) before the statement that writes, so the write reads the latest
- * quantities of rows that are already its own. The transfer (`transfer_to_units`, migration
- * 0013) locks inside the database in the same order; a command may call it after these steps.
+ * quantities of rows that are already its own. The transfer (`transfer_to_units`, migrations 0013
+ * and 0027) locks inside the database in the same order — units one by one in key order, then its
+ * unit stock rows and its garage stock rows each by one statement in key order; a command may call
+ * it after these steps.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { pgArray, queryRows, type Tx } from '../../db/client';

@@ -8,10 +8,13 @@
  * Undo sends a transfer back the other way with `returnToGarage`: the same two movements, signs
  * reversed, sharing a transfer id (docs/decisions/024-undo-by-reverse-movements.md).
  *
- * The work is one call of the SQL function `transfer_to_units` (migrations 0013 and 0026): it takes every
- * lock first, in the order of docs/decisions/009-ledger-lock-order.md (units, their stock rows,
- * then the garage rows), then moves the lines one by one in order, each guarded so the garage
- * never goes below zero, and writes two ledger rows per moved line sharing a transfer id.
+ * The work is one call of the SQL function `transfer_to_units` (migrations 0013, 0026 and 0027): it
+ * takes every lock first, in the order of docs/decisions/009-ledger-lock-order.md (units, their
+ * stock rows, then the garage rows), then moves the lines by rounds — a line's round is its rank
+ * among the call's lines of the same garage and item, one statement per round, each line guarded
+ * so the garage never goes below zero — and writes two ledger rows per moved line sharing a
+ * transfer id, all by one statement. Rounds run in order, so each line gets the outcome it would
+ * have had alone after the lines before it.
  */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';

@@ -4,10 +4,13 @@
  * at 0 nothing changes. A `consumption` movement is usage (docs/product.md "Reports").
  *
  * The consumptions a company's people send at the same moment are written together
- * (stock/batched.ts) by one call of the SQL function `consume_at_units` (migration 0026), which
- * locks the units FOR SHARE before their stock rows: the usage a consumption writes makes the
+ * (stock/batched.ts) by one call of the SQL function `consume_at_units` (migrations 0026 and 0027),
+ * which locks the units FOR SHARE before their stock rows: the usage a consumption writes makes the
  * ledger's trigger lock its unit too, which must not come after the row
- * (docs/decisions/009-ledger-lock-order.md).
+ * (docs/decisions/009-ledger-lock-order.md). It then uses the lines by rounds (a line's round is
+ * its rank among the call's lines of the same unit and item; one UPDATE per round), so each gets
+ * what it would have had alone after the lines before it, and writes every movement by one
+ * statement.
  */
 import { sql } from 'drizzle-orm';
 import type { StockMoveResult } from '../../../../common/contracts/stock';
