@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { ExtractTablesWithRelations, SQL } from 'drizzle-orm';
-import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
+import { PgDialect, type PgDatabase, type PgQueryResultHKT, type PgTransaction } from 'drizzle-orm/pg-core';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
@@ -136,6 +136,21 @@ export function openPostgres(url: string, max = 10): Database {
  */
 export async function queryRows<T = Record<string, unknown>>(q: Queryable, query: SQL): Promise<T[]> {
   const result = (await q.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}
+
+const dialect = new PgDialect();
+
+/**
+ * As {@link queryRows}, as a statement prepared once per connection under `name` (on PostgreSQL
+ * the server keeps it, and after five runs its plan: no parse or plan per request). One name per
+ * SQL text. Only for hot statements whose plan made for any company is a lookup by a unique key:
+ * a plan kept for all companies is made for one of average size (3 or 4 properties), and a list
+ * of keys filtered by `= ANY` may then scan every property of a large one (migration 0013).
+ */
+export async function queryPrepared<T = Record<string, unknown>>(q: Queryable, name: string, query: SQL): Promise<T[]> {
+  const prepared = q._.session.prepareQuery(dialect.sqlToQuery(query), undefined, name, false);
+  const result = (await prepared.execute()) as unknown as { rows: T[] };
   return result.rows;
 }
 

@@ -10,7 +10,7 @@
 import { asc, sql } from 'drizzle-orm';
 import type { Feature, LimitedResource, Tier, Usage } from '../../../common/contracts/billing';
 import { UNLIMITED } from '../../../common/contracts/billing';
-import { queryRows, type Db, type Tx } from '../../db/client';
+import { queryPrepared, queryRows, type Db, type Tx } from '../../db/client';
 import { subscriptionTiers } from '../../db/schema/billing';
 import { AppError } from '../../lib/errors';
 
@@ -65,8 +65,9 @@ interface AccessState {
 async function accessState(tx: Tx, tenantId: string, now: Date, forUpdate: boolean): Promise<AccessState> {
   // One round trip: the subscription with the tier in force, the subscribed one when active,
   // else the trial plan (a hot path: every gated request runs it).
-  const [row] = await queryRows<TierRow & { trial_ends_at: string | Date; status: string }>(
+  const [row] = await queryPrepared<TierRow & { trial_ends_at: string | Date; status: string }>(
     tx,
+    forUpdate ? 'access_state_for_update' : 'access_state',
     sql`
     select s.trial_ends_at, s.status, t.id, t.name, t.description, t.price::text as price, t.yearly_price::text as yearly_price,
            t.per_unit, t.max_units, t.max_items, t.max_garages, t.max_users, t.features

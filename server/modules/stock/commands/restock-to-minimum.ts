@@ -4,64 +4,165 @@
  * (minimum − quantity) from the unit's garage, as much of it as the garage holds, in one
  * transaction and one `restock` transfer. Setup fills its new properties by the same rule
  * (docs/decisions/027-first-day-setup.md).
+ *
+ * A company's requests that arrive while one of its Restock to minimum is being written go
+ * together into the next one (stock/batched.ts): one transaction, one lock statement per step
+ * and one transfer for all their units, each request answered as if alone in arrival order
+ * (docs/decisions/038-stock-commands.md).
  */
 import { sql } from 'drizzle-orm';
 import { isBelowMinimum, type RestockToMinimumResult } from '../../../../common/contracts/stock';
 import { pgArray, queryRows, type Db, type Tx } from '../../../db/client';
-import { withTenant } from '../../../db/tenant-tx';
-import { notFound } from '../../../lib/errors';
+import { AppError, notFound } from '../../../lib/errors';
 import type { TenantIdentity } from '../../auth/session';
-import { stockLocks } from '../locks';
+import { batchedPerTenant } from '../batched';
+import { stockLocks, type LockedUnitRow } from '../locks';
 import { noGarage } from '../refusals';
 import { transferToUnits } from '../transfer';
 
+/** One Restock to minimum asked for: the whole unit, or only its row of `itemId`. */
+interface FillRequest {
+  tenantId: string;
+  userId: string;
+  unitId: string;
+  itemId?: string;
+}
+
+/** What a request gets: its answer, or the refusal it would have had alone. */
+type FillOutcome = { result: RestockToMinimumResult } | { refused: AppError };
+
+/** A row to fill: what it lacks, and what the garage gives it. */
+interface Wanted {
+  itemId: string;
+  wanted: number;
+  quantity: number;
+}
+
+const nothingToFill = (): RestockToMinimumResult => ({ moved: [], short: [], movement_ids: [] });
+
 /**
- * The rule inside the caller's tenant transaction. The rows are locked and read first, in the
- * lock order (the unit, its stock rows, the garage rows), so the quantities asked for are
- * computed from the latest values and nothing can change them before the transfer moves them;
- * a line the transfer still refuses is reported as not covered.
+ * The rule for `requests` of one company inside its tenant transaction, each unit at most once
+ * (see {@link fillInTurn} for the others). The rows are locked and read first, in the lock order
+ * (the units, their stock rows unit by unit, the garage rows garage by garage), so the quantities
+ * asked for are computed from the latest values and nothing can change them before the transfer
+ * moves them; a garage's row is shared among the requests in their order. A line the transfer
+ * still refuses is reported as not covered.
+ * @returns one outcome per request, in order: what moved and what the garage could not cover, by
+ *   item name, with the ledger rows to undo it (nothing to fill: empty lists); refused with 404
+ *   for an unknown unit, or a unit without a stock row of `itemId`, or with CONFLICT 'No garage
+ *   assigned to this unit' when a row is to be filled.
+ */
+async function fillUnits(tx: Tx, tenantId: string, requests: readonly FillRequest[]): Promise<FillOutcome[]> {
+  const locks = stockLocks(tx, tenantId);
+  const units = await locks.units(requests.map((r) => r.unitId), 'share');
+  const rowsOf = new Map<string, Map<string, LockedUnitRow>>();
+  // One row asked for is locked whatever its quantity, to tell a missing row (404) from a full one.
+  for (const r of [...requests].filter((q) => units.has(q.unitId)).sort((a, b) => (a.unitId < b.unitId ? -1 : 1))) {
+    rowsOf.set(r.unitId, await locks.unitRows(r.unitId, r.itemId ? { items: [r.itemId] } : 'belowMinimum'));
+  }
+  const outcomes: (FillOutcome | Wanted[])[] = requests.map((r) => {
+    const unit = units.get(r.unitId);
+    const rows = rowsOf.get(r.unitId);
+    if (!unit || !rows) return { refused: notFound('Unit') };
+    if (r.itemId && rows.size === 0) return { refused: notFound('Stock row') };
+    const low = [...rows].filter(([, row]) => isBelowMinimum(row.quantity, row.minimum));
+    if (low.length === 0) return { result: nothingToFill() };
+    if (unit.garageId === null) return { refused: noGarage() };
+    return low.map(([itemId, row]) => ({ itemId, wanted: row.minimum - row.quantity, quantity: 0 }));
+  });
+  const garageOf = (k: number) => units.get(requests[k]!.unitId)!.garageId!;
+  const itemsOfGarage = new Map<string, Set<string>>();
+  outcomes.forEach((o, k) => {
+    if (!Array.isArray(o)) return;
+    const items = itemsOfGarage.get(garageOf(k)) ?? new Set<string>();
+    for (const w of o) items.add(w.itemId);
+    itemsOfGarage.set(garageOf(k), items);
+  });
+  const held = new Map<string, number>();
+  for (const garageId of [...itemsOfGarage.keys()].sort()) {
+    for (const [itemId, quantity] of await locks.garageRows(garageId, { items: [...itemsOfGarage.get(garageId)!] })) {
+      held.set(`${garageId}|${itemId}`, quantity);
+    }
+  }
+  // The garage's stock goes to the requests in their order, as if each came alone.
+  const lines: { k: number; wanted: Wanted }[] = [];
+  outcomes.forEach((o, k) => {
+    if (!Array.isArray(o)) return;
+    for (const w of o) {
+      const key = `${garageOf(k)}|${w.itemId}`;
+      w.quantity = Math.min(w.wanted, held.get(key) ?? 0);
+      held.set(key, (held.get(key) ?? 0) - w.quantity);
+      if (w.quantity > 0) lines.push({ k, wanted: w });
+    }
+  });
+  const moved = lines.length === 0
+    ? []
+    : await transferToUnits(tx, tenantId, lines.map(({ k, wanted }) => ({ unitId: requests[k]!.unitId, itemId: wanted.itemId, quantity: wanted.quantity, userId: requests[k]!.userId })), { type: 'restock' });
+  const movementOf = new Map(lines.map((l, n) => [l.wanted, moved[n]!]));
+  const nameOf = await itemNames(tx, tenantId, [...new Set([...itemsOfGarage.values()].flatMap((items) => [...items]))]);
+  return outcomes.map((o) => {
+    if (!Array.isArray(o)) return o;
+    const result = nothingToFill();
+    const named = o.map((w) => ({ w, name: nameOf.get(w.itemId)! })).sort((a, b) => a.name.localeCompare(b.name));
+    for (const { w, name } of named) {
+      const outcome = movementOf.get(w);
+      const got = outcome?.kind === 'moved' ? w.quantity : 0;
+      if (outcome?.kind === 'moved') result.movement_ids.push(outcome.movementId);
+      if (got > 0) result.moved.push({ item_id: w.itemId, item_name: name, quantity: got });
+      if (got < w.wanted) result.short.push({ item_id: w.itemId, item_name: name, missing: w.wanted - got });
+    }
+    return { result };
+  });
+}
+
+/** The names of `itemIds`, by id. */
+async function itemNames(tx: Tx, tenantId: string, itemIds: string[]): Promise<Map<string, string>> {
+  if (itemIds.length === 0) return new Map();
+  const rows = await queryRows<{ id: string; name: string }>(
+    tx,
+    sql`select id, name from items where tenant_id = ${tenantId} and id = any(${pgArray(itemIds)}::uuid[])`,
+  );
+  return new Map(rows.map((i) => [i.id, i.name]));
+}
+
+/**
+ * `requests` in arrival order inside one tenant transaction: the first request of each unit by
+ * {@link fillUnits}, together. A later request of a unit already in the batch is answered
+ * `again`, to be sent once more: it then goes into a later transaction and finds what the first
+ * left, instead of locking that unit's rows again after the garage rows (against the lock order).
+ */
+async function fillInTurn(tx: Tx, tenantId: string, requests: readonly FillRequest[]): Promise<(FillOutcome | { again: true })[]> {
+  const units = new Set<string>();
+  const first = requests.map((r) => (units.has(r.unitId) ? false : (units.add(r.unitId), true)));
+  const together = await fillUnits(tx, tenantId, requests.filter((_, k) => first[k]));
+  return first.map((isFirst) => (isFirst ? together.shift()! : { again: true as const }));
+}
+
+/** The answer of an outcome. @throws its refusal */
+function answer(outcome: FillOutcome): RestockToMinimumResult {
+  if ('refused' in outcome) throw outcome.refused;
+  return outcome.result;
+}
+
+/**
+ * The rule for one unit (or one of its rows) inside the caller's tenant transaction.
  * @returns what moved and what the garage could not cover, by item name, and the ledger rows to
  *   undo it; nothing to fill answers empty lists.
  * @throws 404 for an unknown unit, or a unit without a stock row of `itemId`;
  *   CONFLICT 'No garage assigned to this unit' when a row is to be filled.
  */
 export async function fillUnitToMinimum(tx: Tx, who: TenantIdentity, unitId: string, itemId?: string): Promise<RestockToMinimumResult> {
-  const tenantId = who.tenantId;
-  const locks = stockLocks(tx, tenantId);
-  const unit = (await locks.units([unitId], 'share')).get(unitId);
-  if (!unit) throw notFound('Unit');
-  // One row asked for is locked whatever its quantity, to tell a missing row (404) from a full one.
-  const rows = await locks.unitRows(unitId, itemId ? { items: [itemId] } : 'belowMinimum');
-  if (itemId && rows.size === 0) throw notFound('Stock row');
-  const low = [...rows].filter(([, r]) => isBelowMinimum(r.quantity, r.minimum)).map(([id, r]) => ({ item_id: id, wanted: r.minimum - r.quantity }));
-  if (low.length === 0) return { moved: [], short: [], movement_ids: [] };
-  if (unit.garageId === null) throw noGarage();
-  const held = await locks.garageRows(unit.garageId, { items: low.map((r) => r.item_id) });
-  const named = await queryRows<{ id: string; name: string }>(
-    tx,
-    sql`select id, name from items where tenant_id = ${tenantId} and id = any(${pgArray(low.map((r) => r.item_id))}::uuid[])`,
-  );
-  const nameOf = new Map(named.map((i) => [i.id, i.name]));
-  const asked = low.map((r) => ({ ...r, item_name: nameOf.get(r.item_id)!, quantity: Math.min(r.wanted, held.get(r.item_id) ?? 0) }));
-  const moving = asked.filter((a) => a.quantity > 0);
-  const outcomes = moving.length === 0
-    ? []
-    : await transferToUnits(tx, tenantId, moving.map((a) => ({ unitId, itemId: a.item_id, quantity: a.quantity, userId: who.userId })), { type: 'restock' });
-  const movedOf = new Map(moving.map((a, k) => [a.item_id, outcomes[k]!.kind === 'moved' ? a.quantity : 0]));
-  const result: RestockToMinimumResult = {
-    moved: [],
-    short: [],
-    movement_ids: outcomes.flatMap((o) => (o.kind === 'moved' ? [o.movementId] : [])),
-  };
-  for (const a of asked.sort((x, y) => x.item_name.localeCompare(y.item_name))) {
-    const moved = movedOf.get(a.item_id) ?? 0;
-    if (moved > 0) result.moved.push({ item_id: a.item_id, item_name: a.item_name, quantity: moved });
-    if (moved < a.wanted) result.short.push({ item_id: a.item_id, item_name: a.item_name, missing: a.wanted - moved });
-  }
-  return result;
+  return answer((await fillUnits(tx, who.tenantId, [{ tenantId: who.tenantId, userId: who.userId, unitId, itemId }]))[0]!);
 }
 
-/** "Restock to minimum" of a unit (or one of its rows) in its own transaction; answers and throws as `fillUnitToMinimum`. */
-export function restockToMinimum(db: Db, who: TenantIdentity, unitId: string, itemId?: string): Promise<RestockToMinimumResult> {
-  return withTenant(db, who.tenantId, (tx) => fillUnitToMinimum(tx, who, unitId, itemId));
+/** The requests of a company written together (stock/batched.ts). */
+const fillTogether = batchedPerTenant(fillInTurn);
+
+/** "Restock to minimum" of a unit (or one of its rows) in a transaction shared with the company's concurrent ones; answers and throws as `fillUnitToMinimum`. */
+export async function restockToMinimum(db: Db, who: TenantIdentity, unitId: string, itemId?: string): Promise<RestockToMinimumResult> {
+  const request = { tenantId: who.tenantId, userId: who.userId, unitId, itemId };
+  for (;;) {
+    const outcome = await fillTogether(db, request);
+    if (!('again' in outcome)) return answer(outcome);
+  }
 }
