@@ -220,9 +220,10 @@ export async function zeroLocation(tx: Tx, location: Location, meta: MovementMet
 /**
  * The ids of the ledger rows this transaction has written at `location` for `itemIds`: what a
  * stock change hands back so that it can be undone (docs/decisions/024-undo-by-reverse-movements.md).
- * The primitives and `transfer_to_units` (migration 0013) do not return the rows they log, so the
- * rows are found by the transaction that wrote them (`xmin`; tenant transactions open no
- * savepoints, whose rows would carry a sub-transaction's id). Nothing written: no ids.
+ * The primitives above do not return the rows they log (`transfer_to_units` and
+ * `consume_at_units` do, since migration 0026), so the rows are found by the transaction that
+ * wrote them (`xmin`; tenant transactions open no savepoints, whose rows would carry a
+ * sub-transaction's id). Nothing written: no ids.
  */
 export async function movementsWrittenAt(tx: Tx, tenantId: string, location: Location, itemIds: string[]): Promise<string[]> {
   if (itemIds.length === 0) return [];
