@@ -154,20 +154,65 @@ export class StockLocks {
   }
 
   /**
+   * Step 4 for several units by one statement, units in key order and each unit's rows in item
+   * order (Restock to minimum of a company's concurrent requests): per unit, its row of `itemId`
+   * when given, else its rows below their item's minimum threshold.
+   * @returns the rows found, by unit id, then by item id (a unit without any is absent).
+   */
+  async unitRowsToFill(wanted: readonly { unitId: string; itemId?: string }[]): Promise<Map<string, Map<string, LockedUnitRow>>> {
+    this.advanceOver('unitRows', wanted.map((w) => w.unitId));
+    const pairs = wanted.filter((w) => w.itemId !== undefined);
+    const whole = wanted.filter((w) => w.itemId === undefined).map((w) => w.unitId);
+    const rows = await queryRows<{ unit_id: string; item_id: string; quantity: number; minimum: number }>(
+      this.tx,
+      sql`select s.unit_id, s.item_id, s.quantity, s.item_threshold as minimum from unit_inventory s
+          where s.tenant_id = ${this.tenantId}
+            and ((s.unit_id, s.item_id) in (select * from unnest(${pgArray(pairs.map((w) => w.unitId))}::uuid[], ${pgArray(pairs.map((w) => w.itemId!))}::uuid[]))
+              or (s.unit_id = any(${pgArray(whole)}::uuid[]) and ${belowMinimumSql(sql`s.quantity`, sql`s.item_threshold`)}))
+          order by s.unit_id, s.item_id for update of s`,
+    );
+    const byUnit = new Map<string, Map<string, LockedUnitRow>>();
+    for (const r of rows) {
+      const of = byUnit.get(r.unit_id) ?? new Map<string, LockedUnitRow>();
+      byUnit.set(r.unit_id, of.set(r.item_id, { quantity: Number(r.quantity), minimum: Number(r.minimum) }));
+    }
+    return byUnit;
+  }
+
+  /**
    * Step 5: stock rows of one garage FOR UPDATE, in item order: those of `wanted`, or every row
    * (empty ones too, before the garage's stock is replaced or the garage deleted).
    * @returns the quantities found, by item id.
    */
   async garageRows(garageId: string, wanted: RowsWanted): Promise<Map<string, number>> {
+    if (wanted !== 'all') return (await this.garageRowsOf(wanted.items.map((itemId) => ({ garageId, itemId })))).get(garageId) ?? new Map();
     this.advance('garageRows', garageId);
-    const which = wanted === 'all' ? sql`` : sql`and item_id = any(${pgArray(sortedUnique(wanted.items))}::uuid[])`;
     const rows = await queryRows<{ item_id: string; quantity: number }>(
       this.tx,
       sql`select item_id, quantity from garage_inventory
-          where tenant_id = ${this.tenantId} and garage_id = ${garageId} ${which}
+          where tenant_id = ${this.tenantId} and garage_id = ${garageId}
           order by item_id for update`,
     );
     return new Map(rows.map((r) => [r.item_id, Number(r.quantity)]));
+  }
+
+  /**
+   * Step 5 for several garages by one statement, garages in key order and each garage's rows in
+   * item order: the rows of the (garage, item) pairs `wanted`.
+   * @returns the quantities found, by garage id, then by item id (a garage without any is absent).
+   */
+  async garageRowsOf(wanted: readonly { garageId: string; itemId: string }[]): Promise<Map<string, Map<string, number>>> {
+    this.advanceOver('garageRows', wanted.map((w) => w.garageId));
+    const rows = await queryRows<{ garage_id: string; item_id: string; quantity: number }>(
+      this.tx,
+      sql`select g.garage_id, g.item_id, g.quantity from garage_inventory g
+          where g.tenant_id = ${this.tenantId}
+            and (g.garage_id, g.item_id) in (select * from unnest(${pgArray(wanted.map((w) => w.garageId))}::uuid[], ${pgArray(wanted.map((w) => w.itemId))}::uuid[]))
+          order by g.garage_id, g.item_id for update of g`,
+    );
+    const byGarage = new Map<string, Map<string, number>>();
+    for (const r of rows) byGarage.set(r.garage_id, (byGarage.get(r.garage_id) ?? new Map<string, number>()).set(r.item_id, Number(r.quantity)));
+    return byGarage;
   }
 
   /**

@@ -43,7 +43,7 @@ const nothingToFill = (): RestockToMinimumResult => ({ moved: [], short: [], mov
 /**
  * The rule for `requests` of one company inside its tenant transaction, each unit at most once
  * (see {@link fillInTurn} for the others). The rows are locked and read first, in the lock order
- * (the units, their stock rows unit by unit, the garage rows garage by garage), so the quantities
+ * (the units, then their stock rows, then the garage rows, each step by one statement), so the quantities
  * asked for are computed from the latest values and nothing can change them before the transfer
  * moves them; a garage's row is shared among the requests in their order. A line the transfer
  * still refuses is reported as not covered.
@@ -55,15 +55,12 @@ const nothingToFill = (): RestockToMinimumResult => ({ moved: [], short: [], mov
 async function fillUnits(tx: Tx, tenantId: string, requests: readonly FillRequest[]): Promise<FillOutcome[]> {
   const locks = stockLocks(tx, tenantId);
   const units = await locks.units(requests.map((r) => r.unitId), 'share');
-  const rowsOf = new Map<string, Map<string, LockedUnitRow>>();
   // One row asked for is locked whatever its quantity, to tell a missing row (404) from a full one.
-  for (const r of [...requests].filter((q) => units.has(q.unitId)).sort((a, b) => (a.unitId < b.unitId ? -1 : 1))) {
-    rowsOf.set(r.unitId, await locks.unitRows(r.unitId, r.itemId ? { items: [r.itemId] } : 'belowMinimum'));
-  }
+  const rowsOf = await locks.unitRowsToFill(requests.filter((r) => units.has(r.unitId)).map((r) => ({ unitId: r.unitId, itemId: r.itemId })));
   const outcomes: (FillOutcome | Wanted[])[] = requests.map((r) => {
     const unit = units.get(r.unitId);
-    const rows = rowsOf.get(r.unitId);
-    if (!unit || !rows) return { refused: notFound('Unit') };
+    if (!unit) return { refused: notFound('Unit') };
+    const rows = rowsOf.get(r.unitId) ?? new Map<string, LockedUnitRow>();
     if (r.itemId && rows.size === 0) return { refused: notFound('Stock row') };
     const low = [...rows].filter(([, row]) => isBelowMinimum(row.quantity, row.minimum));
     if (low.length === 0) return { result: nothingToFill() };
@@ -78,12 +75,8 @@ async function fillUnits(tx: Tx, tenantId: string, requests: readonly FillReques
     for (const w of o) items.add(w.itemId);
     itemsOfGarage.set(garageOf(k), items);
   });
-  const held = new Map<string, number>();
-  for (const garageId of [...itemsOfGarage.keys()].sort()) {
-    for (const [itemId, quantity] of await locks.garageRows(garageId, { items: [...itemsOfGarage.get(garageId)!] })) {
-      held.set(`${garageId}|${itemId}`, quantity);
-    }
-  }
+  const locked = await locks.garageRowsOf([...itemsOfGarage].flatMap(([garageId, items]) => [...items].map((itemId) => ({ garageId, itemId }))));
+  const held = new Map<string, number>([...locked].flatMap(([garageId, rows]) => [...rows].map(([itemId, quantity]): [string, number] => [`${garageId}|${itemId}`, quantity])));
   // The garage's stock goes to the requests in their order, as if each came alone.
   const lines: { k: number; wanted: Wanted }[] = [];
   outcomes.forEach((o, k) => {
