@@ -28,8 +28,8 @@ export interface MovementMeta {
   transferId?: string | null;
 }
 
-function tableOf(location: Location) {
-  return location.kind === 'unit'
+function tableOf(kind: Location['kind']) {
+  return kind === 'unit'
     ? { table: sql.raw('unit_inventory'), column: sql.raw('unit_id') }
     : { table: sql.raw('garage_inventory'), column: sql.raw('garage_id') };
 }
@@ -42,7 +42,7 @@ function tableOf(location: Location) {
  * @returns true when this call created it (a concurrent creator's row makes it wait, then false).
  */
 export async function ensureStockRow(tx: Tx, tenantId: string, location: Location, itemId: string): Promise<boolean> {
-  const { table, column } = tableOf(location);
+  const { table, column } = tableOf(location.kind);
   const created = await queryRows(
     tx,
     sql`
@@ -68,7 +68,7 @@ export async function changeStock(
   type: MovementType,
   meta: MovementMeta,
 ): Promise<number | null> {
-  const { table, column } = tableOf(location);
+  const { table, column } = tableOf(location.kind);
   const [row] = await queryRows<{ quantity: number }>(
     tx,
     sql`
@@ -104,7 +104,7 @@ export async function setStock(
   type: MovementType = 'count',
 ): Promise<{ previous: number; quantity: number }> {
   await ensureStockRow(tx, meta.tenantId, location, itemId);
-  const { table, column } = tableOf(location);
+  const { table, column } = tableOf(location.kind);
   const [row] = await queryRows<{ previous: number; quantity: number }>(
     tx,
     sql`
@@ -130,64 +130,72 @@ export async function setStock(
   return { previous: Number(row.previous), quantity: Number(row.quantity) };
 }
 
+/** A line of a stocktake: the stock of `itemId` at location `locationId` becomes `quantity`, counted by `userId`. */
+export interface CountedLine {
+  locationId: string;
+  itemId: string;
+  quantity: number;
+  userId: string | null;
+}
+
 /**
- * A stocktake of many rows at once (count mode, docs/decisions/026-stocktake.md): the stock of
- * each line's item at `location` becomes its `quantity`, by one statement, and each row that
- * changed gets one `count` movement of the difference, computed in SQL. A line of 0 for an item
- * the location does not hold writes nothing; any other line opens the missing row first.
- * The caller has locked the location and its existing stock rows of these items (key order).
- * @returns the rows that changed, with the quantity before and after, by item id.
+ * A stocktake of many rows at once (count mode, docs/decisions/026-stocktake.md), at one or more
+ * locations of one kind (a company's counts at units written together): the stock of each line's
+ * item at its location becomes its `quantity`, by one statement, and each row that changed gets
+ * one `count` movement of the difference, computed in SQL, with the line's user and `meta.note`.
+ * A line of 0 for an item the location does not hold writes nothing; any other line opens the
+ * missing row first. The caller has locked the locations and their existing stock rows of these
+ * items (key order); each (location, item) comes once.
+ * @returns the rows that changed, with the quantity before and after, by location and item.
  */
 export async function countStock(
   tx: Tx,
-  location: Location,
-  lines: readonly { itemId: string; quantity: number }[],
-  meta: MovementMeta,
-): Promise<{ itemId: string; previous: number; quantity: number }[]> {
+  kind: Location['kind'],
+  lines: readonly CountedLine[],
+  meta: Pick<MovementMeta, 'tenantId' | 'note'>,
+): Promise<{ locationId: string; itemId: string; previous: number; quantity: number }[]> {
   if (lines.length === 0) return [];
-  const { table, column } = tableOf(location);
-  const sorted = [...lines].sort((a, b) => a.itemId.localeCompare(b.itemId));
-  const items = pgArray(sorted.map((l) => l.itemId));
-  const quantities = pgArray(sorted.map((l) => l.quantity));
+  const { table, column } = tableOf(kind);
+  const sorted = [...lines].sort((a, b) => (a.locationId === b.locationId ? a.itemId.localeCompare(b.itemId) : a.locationId.localeCompare(b.locationId)));
+  const wanted = sql`unnest(${pgArray(sorted.map((l) => l.locationId))}::uuid[], ${pgArray(sorted.map((l) => l.itemId))}::uuid[],
+    ${pgArray(sorted.map((l) => l.quantity))}::int[], ${pgArray(sorted.map((l) => l.userId))}::uuid[]) as w(location_id, item_id, quantity, user_id)`;
   // Missing rows first, by their own statement, as ensureStockRow does (its comment says why).
   await tx.execute(sql`
     insert into ${table} (tenant_id, ${column}, item_id, quantity)
-    select ${meta.tenantId}, ${location.id}, w.item_id, 0
-    from unnest(${items}::uuid[], ${quantities}::int[]) as w(item_id, quantity)
+    select ${meta.tenantId}, w.location_id, w.item_id, 0
+    from ${wanted}
     where w.quantity > 0
-      and not exists (select 1 from ${table} s where s.tenant_id = ${meta.tenantId} and s.${column} = ${location.id} and s.item_id = w.item_id)
-    order by w.item_id
+      and not exists (select 1 from ${table} s where s.tenant_id = ${meta.tenantId} and s.${column} = w.location_id and s.item_id = w.item_id)
+    order by w.location_id, w.item_id
     on conflict (tenant_id, ${column}, item_id) do nothing`);
-  const rows = await queryRows<{ item_id: string; previous: number; quantity: number }>(
+  const rows = await queryRows<{ location_id: string; item_id: string; previous: number; quantity: number }>(
     tx,
     sql`
-    with wanted as (
-      select * from unnest(${items}::uuid[], ${quantities}::int[]) as w(item_id, quantity)
-    ), cur as (
-      select s.id, s.item_id, s.quantity, w.quantity as counted
-      from ${table} s join wanted w on w.item_id = s.item_id
-      where s.tenant_id = ${meta.tenantId} and s.${column} = ${location.id} and s.quantity <> w.quantity
-      order by s.item_id
+    with cur as (
+      select s.id, s.${column} as location_id, s.item_id, s.quantity, w.quantity as counted, w.user_id
+      from ${table} s join ${wanted} on w.location_id = s.${column} and w.item_id = s.item_id
+      where s.tenant_id = ${meta.tenantId} and s.quantity <> w.quantity
+      order by s.${column}, s.item_id
       for update of s
     ), upd as (
       update ${table} s set quantity = cur.counted, updated_at = now()
       from cur where s.tenant_id = ${meta.tenantId} and s.id = cur.id
-      returning s.tenant_id, s.item_id, cur.quantity as previous, s.quantity
+      returning s.tenant_id, cur.location_id, s.item_id, cur.quantity as previous, s.quantity, cur.user_id
     ), logged as (
       insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, ${column}, type, unit_cost, user_id, note)
-      select upd.tenant_id, upd.item_id, upd.quantity - upd.previous, ${location.kind}::text, ${location.id}::uuid, 'count',
-             i.count_cost, ${meta.userId}::uuid, ${meta.note ?? null}::text
+      select upd.tenant_id, upd.item_id, upd.quantity - upd.previous, ${kind}::text, upd.location_id, 'count',
+             i.count_cost, upd.user_id, ${meta.note ?? null}::text
       from upd join items i on i.tenant_id = upd.tenant_id and i.id = upd.item_id
     )
-    select item_id, previous, quantity from upd order by item_id`,
+    select location_id, item_id, previous, quantity from upd order by location_id, item_id`,
   );
-  return rows.map((r) => ({ itemId: r.item_id, previous: Number(r.previous), quantity: Number(r.quantity) }));
+  return rows.map((r) => ({ locationId: r.location_id, itemId: r.item_id, previous: Number(r.previous), quantity: Number(r.quantity) }));
 }
 
 /** Sets the stock row to 0 through the ledger (`count`), then deletes the row. */
 export async function removeStockRow(tx: Tx, location: Location, itemId: string, meta: MovementMeta): Promise<void> {
   await setStock(tx, location, itemId, 0, meta);
-  const { table, column } = tableOf(location);
+  const { table, column } = tableOf(location.kind);
   await tx.execute(
     sql`delete from ${table} where tenant_id = ${meta.tenantId} and ${column} = ${location.id} and item_id = ${itemId}`,
   );
@@ -199,7 +207,7 @@ export async function removeStockRow(tx: Tx, location: Location, itemId: string,
  * gone instead of changing a row that is about to be deleted without its ledger rows.
  */
 export async function zeroLocation(tx: Tx, location: Location, meta: MovementMeta): Promise<void> {
-  const { table, column } = tableOf(location);
+  const { table, column } = tableOf(location.kind);
   await tx.execute(sql`
     with cur as (
       select id, item_id, quantity from ${table}

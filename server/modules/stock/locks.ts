@@ -155,11 +155,11 @@ export class StockLocks {
 
   /**
    * Step 4 for several units by one statement, units in key order and each unit's rows in item
-   * order (Restock to minimum of a company's concurrent requests): per unit, its row of `itemId`
-   * when given, else its rows below their item's minimum threshold.
+   * order (a company's concurrent counts or Restock to minimum): for each entry, the unit's row of
+   * `itemId`, or without one the unit's rows below their item's minimum threshold.
    * @returns the rows found, by unit id, then by item id (a unit without any is absent).
    */
-  async unitRowsToFill(wanted: readonly { unitId: string; itemId?: string }[]): Promise<Map<string, Map<string, LockedUnitRow>>> {
+  async unitRowsOf(wanted: readonly { unitId: string; itemId?: string }[]): Promise<Map<string, Map<string, LockedUnitRow>>> {
     this.advanceOver('unitRows', wanted.map((w) => w.unitId));
     const pairs = wanted.filter((w) => w.itemId !== undefined);
     const whole = wanted.filter((w) => w.itemId === undefined).map((w) => w.unitId);

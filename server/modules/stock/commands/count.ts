@@ -4,6 +4,10 @@
  * in one transaction — unless the stock of a counted row moved after it was counted, which refuses
  * the whole count and writes nothing. A count at a unit that finds less is usage. The API's
  * inventory replace of a garage is a stocktake too.
+ *
+ * A company's counts at units that arrive while one of them is being written go together into the
+ * next transaction (stock/batched.ts): one lock statement per step and one write for all, each
+ * count accepted or refused as if alone (docs/decisions/038-stock-commands.md).
  */
 import { sql } from 'drizzle-orm';
 import type { CountBody, CountLine, CountResult } from '../../../../common/contracts/count';
@@ -14,72 +18,123 @@ import { AppError, notFound } from '../../../lib/errors';
 import type { TenantIdentity } from '../../auth/session';
 import { assertItemsExist } from '../../items/service';
 import { countStock, removeStockRow, setStock, type Location } from '../ledger';
+import { batchedPerTenant } from '../batched';
 import { stockLocks, type StockLocks } from '../locks';
 
 /** The issue of a line whose stock moved after it was counted: 'Bath Towel is now 3, not 5 as when it was counted'. */
 export const countMovedMessage = (itemName: string, now: number, expected: number): string =>
   `${itemName} is now ${now}, not ${expected} as when it was counted`;
 
+/** A count asked for at a location of `kind`: its lines, counted by `userId`. */
+interface CountRequest {
+  tenantId: string;
+  userId: string;
+  locationId: string;
+  lines: readonly CountLine[];
+}
+
+/** What a count gets: the rows it changed, or the refusal it would have had alone. */
+type CountOutcome = { result: CountResult } | { refused: AppError };
+
 /**
- * Locks the location — a garage FOR NO KEY UPDATE (its stocktakes take turns; units may still be
- * assigned to it), a unit FOR SHARE (the usage trigger locks it after the stock rows) — then its
- * stock rows of `itemIds`. @returns the quantities held, by item id. @throws 404 for an unknown location
+ * Locks the counted locations — garages FOR NO KEY UPDATE (their stocktakes take turns; units may
+ * still be assigned to them), units FOR SHARE (the usage trigger locks them after the stock rows)
+ * — then their stock rows of the counted items, each step by one statement in key order.
+ * @returns the locations found, and the quantities they hold, by location then item.
  */
-async function lockCounted(locks: StockLocks, location: Location, itemIds: string[]): Promise<Map<string, number>> {
-  if (location.kind === 'garage') {
-    if (!(await locks.garages([location.id], 'no key update')).has(location.id)) throw notFound('Garage');
-    return locks.garageRows(location.id, { items: itemIds });
-  }
-  if (!(await locks.units([location.id], 'share')).has(location.id)) throw notFound('Unit');
-  const rows = await locks.unitRows(location.id, { items: itemIds });
-  return new Map([...rows].map(([id, r]) => [id, r.quantity]));
+async function lockCounted(locks: StockLocks, kind: Location['kind'], requests: readonly CountRequest[]) {
+  const ids = requests.map((r) => r.locationId);
+  const found = new Set((kind === 'garage' ? await locks.garages(ids, 'no key update') : await locks.units(ids, 'share')).keys());
+  const pairs = requests.filter((r) => found.has(r.locationId)).flatMap((r) => r.lines.map((l) => ({ id: r.locationId, itemId: l.item_id })));
+  if (kind === 'garage') return { found, held: await locks.garageRowsOf(pairs.map((p) => ({ garageId: p.id, itemId: p.itemId }))) };
+  const rows = await locks.unitRowsOf(pairs.map((p) => ({ unitId: p.id, itemId: p.itemId })));
+  return { found, held: new Map([...rows].map(([unitId, of]) => [unitId, new Map([...of].map(([itemId, r]) => [itemId, r.quantity]))])) };
 }
 
 /**
- * Applies a count at `location` inside the caller's tenant transaction: compares each locked row
- * with the quantity the line expected (0 for an item the location does not hold), then writes by
- * `countStock`.
- * @returns the rows that changed, ordered by item name (empty when every line was right).
- * @throws 404 for an unknown location or an item that is not the tenant's; CONFLICT with one issue
- *   per line (path ['lines', i, 'expected']) when the stock of counted items moved since they were
- *   counted — nothing is written then.
+ * Applies counts at locations of `kind` inside the caller's tenant transaction, each location at
+ * most once: compares each locked row with the quantity its line expected (0 for an item the
+ * location does not hold), then writes every accepted count by `countStock`.
+ * @returns one outcome per request, in order: the rows that changed, ordered by item name (empty
+ *   when every line was right); or refused with 404 for an unknown location or an item that is
+ *   not the tenant's, or CONFLICT with one issue per line (path ['lines', i, 'expected']) when the
+ *   stock of counted items moved since they were counted — nothing of that count is written then.
  */
-export async function countAt(tx: Tx, who: TenantIdentity, location: Location, lines: readonly CountLine[]): Promise<CountResult> {
-  const { tenantId } = who;
-  const locks = stockLocks(tx, tenantId);
-  const ids = lines.map((l) => l.item_id);
-  const current = await lockCounted(locks, location, ids);
+async function countAtLocations(tx: Tx, tenantId: string, kind: Location['kind'], requests: readonly CountRequest[]): Promise<CountOutcome[]> {
+  const { found, held } = await lockCounted(stockLocks(tx, tenantId), kind, requests);
+  const ids = [...new Set(requests.flatMap((r) => r.lines.map((l) => l.item_id)))];
   const items = await queryRows<{ id: string; name: string }>(
     tx,
     sql`select id, name from items where tenant_id = ${tenantId} and id = any(${pgArray(ids)}::uuid[])`,
   );
-  if (items.length !== lines.length) throw notFound('Item');
   const nameOf = new Map(items.map((i) => [i.id, i.name]));
-  const issues = lines.flatMap((line, i) => {
-    const now = current.get(line.item_id) ?? 0;
-    return now === line.expected ? [] : [{ path: ['lines', i, 'expected'], message: countMovedMessage(nameOf.get(line.item_id)!, now, line.expected) }];
-  });
-  if (issues.length > 0) {
+  const checked = requests.map((r): CountOutcome | null => {
+    if (!found.has(r.locationId)) return { refused: notFound(kind === 'unit' ? 'Unit' : 'Garage') };
+    if (r.lines.some((l) => !nameOf.has(l.item_id))) return { refused: notFound('Item') };
+    const now = held.get(r.locationId) ?? new Map<string, number>();
+    const issues = r.lines.flatMap((line, i) => {
+      const quantity = now.get(line.item_id) ?? 0;
+      return quantity === line.expected ? [] : [{ path: ['lines', i, 'expected'], message: countMovedMessage(nameOf.get(line.item_id)!, quantity, line.expected) }];
+    });
+    if (issues.length === 0) return null;
     const what = issues.length === 1 ? '1 counted item' : `${issues.length} counted items`;
-    throw new AppError('CONFLICT', `The stock of ${what} changed while you counted. Nothing was saved: check and save again.`, issues);
-  }
-  const meta = { tenantId, userId: who.userId, note: 'Stocktake' };
-  const changes = await countStock(tx, location, lines.map((l) => ({ itemId: l.item_id, quantity: l.counted })), meta);
-  return {
-    changed: changes
+    return { refused: new AppError('CONFLICT', `The stock of ${what} changed while you counted. Nothing was saved: check and save again.`, issues) };
+  });
+  const accepted = requests.filter((_, k) => checked[k] === null);
+  const changes = await countStock(
+    tx,
+    kind,
+    accepted.flatMap((r) => r.lines.map((l) => ({ locationId: r.locationId, itemId: l.item_id, quantity: l.counted, userId: r.userId }))),
+    { tenantId, note: 'Stocktake' },
+  );
+  return requests.map((r, k) => {
+    const refused = checked[k];
+    if (refused) return refused;
+    const changed = changes
+      .filter((c) => c.locationId === r.locationId)
       .map((c) => ({ item_id: c.itemId, item_name: nameOf.get(c.itemId)!, previous: c.previous, quantity: c.quantity }))
-      .sort((a, b) => a.item_name.localeCompare(b.item_name)),
-  };
+      .sort((a, b) => a.item_name.localeCompare(b.item_name));
+    return { result: { changed } };
+  });
 }
 
-/** Count mode at a unit (members), in its own transaction; answers and throws as `countAt`. */
-export function countUnit(db: Db, who: TenantIdentity, unitId: string, body: CountBody): Promise<CountResult> {
-  return withTenant(db, who.tenantId, (tx) => countAt(tx, who, { kind: 'unit', id: unitId }, body.lines));
+/** The answer of an outcome. @throws its refusal */
+function answer(outcome: CountOutcome): CountResult {
+  if ('refused' in outcome) throw outcome.refused;
+  return outcome.result;
 }
 
-/** Count mode at a garage (members), in its own transaction; answers and throws as `countAt`. */
-export function countGarage(db: Db, who: TenantIdentity, garageId: string, body: CountBody): Promise<CountResult> {
-  return withTenant(db, who.tenantId, (tx) => countAt(tx, who, { kind: 'garage', id: garageId }, body.lines));
+/**
+ * A company's counts at units written together (stock/batched.ts): the first count of each unit
+ * by {@link countAtLocations}; a later one of a unit already in the batch is answered `again`, to
+ * be sent once more, so it is checked against what the first wrote.
+ */
+const countUnitsTogether = batchedPerTenant(async (tx, tenantId, requests: CountRequest[]): Promise<(CountOutcome | { again: true })[]> => {
+  const units = new Set<string>();
+  const first = requests.map((r) => (units.has(r.locationId) ? false : (units.add(r.locationId), true)));
+  const together = await countAtLocations(tx, tenantId, 'unit', requests.filter((_, k) => first[k]));
+  return first.map((isFirst) => (isFirst ? together.shift()! : { again: true as const }));
+});
+
+/**
+ * Count mode at a unit (members), in a transaction shared with the company's concurrent counts.
+ * @returns the rows that changed, ordered by item name (empty when every line was right).
+ * @throws 404 for an unknown unit or an item that is not the tenant's; CONFLICT with one issue
+ *   per line (path ['lines', i, 'expected']) when the stock of counted items moved since they
+ *   were counted — nothing is written then.
+ */
+export async function countUnit(db: Db, who: TenantIdentity, unitId: string, body: CountBody): Promise<CountResult> {
+  const request = { tenantId: who.tenantId, userId: who.userId, locationId: unitId, lines: body.lines };
+  for (;;) {
+    const outcome = await countUnitsTogether(db, request);
+    if (!('again' in outcome)) return answer(outcome);
+  }
+}
+
+/** Count mode at a garage (members), in its own transaction; answers and throws as `countUnit`. */
+export async function countGarage(db: Db, who: TenantIdentity, garageId: string, body: CountBody): Promise<CountResult> {
+  const request = { tenantId: who.tenantId, userId: who.userId, locationId: garageId, lines: body.lines };
+  return answer((await withTenant(db, who.tenantId, (tx) => countAtLocations(tx, who.tenantId, 'garage', [request])))[0]!);
 }
 
 /**

@@ -56,7 +56,7 @@ async function fillUnits(tx: Tx, tenantId: string, requests: readonly FillReques
   const locks = stockLocks(tx, tenantId);
   const units = await locks.units(requests.map((r) => r.unitId), 'share');
   // One row asked for is locked whatever its quantity, to tell a missing row (404) from a full one.
-  const rowsOf = await locks.unitRowsToFill(requests.filter((r) => units.has(r.unitId)).map((r) => ({ unitId: r.unitId, itemId: r.itemId })));
+  const rowsOf = await locks.unitRowsOf(requests.filter((r) => units.has(r.unitId)).map((r) => ({ unitId: r.unitId, itemId: r.itemId })));
   const outcomes: (FillOutcome | Wanted[])[] = requests.map((r) => {
     const unit = units.get(r.unitId);
     if (!unit) return { refused: notFound('Unit') };
