@@ -218,8 +218,10 @@ export const inventoryLogs = pgTable(
   (t) => [
     primaryKey({ columns: [t.tenantId, t.id] }),
     index('inventory_logs_tenant_created_idx').on(t.tenantId, t.createdAt),
-    index('inventory_logs_unit_item_idx').on(t.tenantId, t.unitId, t.itemId),
-    index('inventory_logs_garage_item_idx').on(t.tenantId, t.garageId, t.itemId),
+    // A movement is at a unit or at a garage (source_type): each index holds only its own rows,
+    // so a movement writes one of the two (migration 0028). A query naming the location matches.
+    index('inventory_logs_unit_item_idx').on(t.tenantId, t.unitId, t.itemId).where(sql`${t.unitId} is not null`),
+    index('inventory_logs_garage_item_idx').on(t.tenantId, t.garageId, t.itemId).where(sql`${t.garageId} is not null`),
     // Usage rows only (docs/product.md "Stock movements and statuses"): what cost reports read,
     // by time. Migrations 0005 and 0016 add the INCLUDE columns (unit_id, item_id, quantity_change,
     // unit_cost) that drizzle cannot express. The predicate is the SQL function `ledger_is_usage`
