@@ -51,6 +51,25 @@ BEGIN
 END
 $$;
 --> statement-breakpoint
+-- The check of a batched stock call (`p_caller`) after it locked its lines' stock rows: a line
+-- whose row it does not hold (`p_held`) but which exists now was opened by another transaction
+-- meanwhile; taking that row now would lock it out of the order of
+-- docs/decisions/009-ledger-lock-order.md, so the call lost a race and is run again (40001,
+-- naming the first such line).
+CREATE FUNCTION "check_rows_held"(p_caller text, p_tenant uuid, p_units uuid[], p_items uuid[], p_held boolean[])
+RETURNS void LANGUAGE plpgsql AS $$
+DECLARE
+  v_opened int;
+BEGIN
+  SELECT min(x.k) INTO v_opened
+  FROM unnest(p_units, p_items, p_held) WITH ORDINALITY AS x(unit_id, item_id, held, k)
+  WHERE NOT x.held AND EXISTS (SELECT 1 FROM unit_inventory s WHERE s.tenant_id = p_tenant AND s.unit_id = x.unit_id AND s.item_id = x.item_id);
+  IF v_opened IS NOT NULL THEN
+    RAISE EXCEPTION '%: the stock row of line % was opened meanwhile', p_caller, v_opened USING ERRCODE = '40001';
+  END IF;
+END
+$$;
+--> statement-breakpoint
 -- As in 0026: moves p_quantities[k] of p_items[k] from the garage of p_units[k] to that unit; a
 -- line moves only when the unit has a stock row of the item, the unit has a garage and the garage
 -- holds at least the quantity, each moved line writing two ledger rows sharing a transfer id (minus
@@ -71,7 +90,6 @@ DECLARE
   v_garage_after int[] := array_fill(NULL::int, ARRAY[n]);
   v_unit_after int[] := array_fill(NULL::int, ARRAY[n]);
   v_ids uuid[] := array_fill(NULL::uuid, ARRAY[n]);
-  v_opened int;
   r record;
 BEGIN
   PERFORM check_stock_lines('transfer_to_units', 'moves', p_units, p_items, p_quantities, p_users);
@@ -101,12 +119,7 @@ BEGIN
          array_agg(lines.item_threshold ORDER BY lines.k), array_agg(lines.round::int ORDER BY lines.k)
   INTO v_held, v_garages, v_thresholds, v_rounds
   FROM lines;
-  SELECT min(x.k) INTO v_opened
-  FROM unnest(p_units, p_items, v_held) WITH ORDINALITY AS x(unit_id, item_id, held, k)
-  WHERE NOT x.held AND EXISTS (SELECT 1 FROM unit_inventory s WHERE s.tenant_id = p_tenant AND s.unit_id = x.unit_id AND s.item_id = x.item_id);
-  IF v_opened IS NOT NULL THEN
-    RAISE EXCEPTION 'transfer_to_units: the stock row of line % was opened meanwhile', v_opened USING ERRCODE = '40001';
-  END IF;
+  PERFORM check_rows_held('transfer_to_units', p_tenant, p_units, p_items, v_held);
   FOR v_round IN 1 .. coalesce((SELECT max(x.round) FROM unnest(v_rounds) AS x(round)), 0) LOOP
     FOR r IN
       WITH moving AS (
@@ -169,7 +182,6 @@ DECLARE
   v_after int[];
   v_used int[] := array_fill(0, ARRAY[n]);
   v_ids uuid[] := array_fill(NULL::uuid, ARRAY[n]);
-  v_opened int;
   r record;
 BEGIN
   PERFORM check_stock_lines('consume_at_units', 'uses', p_units, p_items, p_quantities, p_users);
@@ -199,12 +211,7 @@ BEGIN
          array_agg(lines.round::int ORDER BY lines.k), array_agg(lines.quantity ORDER BY lines.k)
   INTO v_held, v_thresholds, v_rounds, v_after
   FROM lines;
-  SELECT min(x.k) INTO v_opened
-  FROM unnest(p_units, p_items, v_held) WITH ORDINALITY AS x(unit_id, item_id, held, k)
-  WHERE NOT x.held AND EXISTS (SELECT 1 FROM unit_inventory s WHERE s.tenant_id = p_tenant AND s.unit_id = x.unit_id AND s.item_id = x.item_id);
-  IF v_opened IS NOT NULL THEN
-    RAISE EXCEPTION 'consume_at_units: the stock row of line % was opened meanwhile', v_opened USING ERRCODE = '40001';
-  END IF;
+  PERFORM check_rows_held('consume_at_units', p_tenant, p_units, p_items, v_held);
   FOR v_round IN 1 .. coalesce((SELECT max(x.round) FROM unnest(v_rounds) AS x(round)), 0) LOOP
     FOR r IN
       WITH moving AS (
