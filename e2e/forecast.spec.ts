@@ -1,14 +1,16 @@
 /**
  * The forecast on the demo data (docs/product.md "Screens: Forecast", "Screens: Pick list"), at
  * phone (390 × 844) and desktop sizes: the Forecast shows a property that would start a check-in
- * short, its garage's pick list for tomorrow opens from there, one property is marked as
- * delivered, and its stock goes up and the garage's down by what was delivered.
+ * short, its garage's pick list for tomorrow opens from there (or, when the demo's garages hold
+ * none of what tomorrow lacks, the first pick list of the week that has a line to supply), one
+ * property is marked as delivered, and its stock goes up and the garage's down by what was
+ * delivered.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expect, test, type Browser } from '@playwright/test';
-import type { PickListAnswer } from '../common/contracts/forecast';
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import type { ForecastAnswer, PickListAnswer } from '../common/contracts/forecast';
 import type { Garage, Unit } from '../common/contracts/stock';
 import { garageQuantities } from '../common/pick-list';
 import { signInThroughPage } from './fixtures/account';
@@ -38,13 +40,19 @@ async function deliverOneProperty(browser: Browser, url: string, login: { email:
     await page.getByRole('link', { name: /^Pick list: / }).first().click();
     await expect(page).toHaveTitle('Pick list · Inventory Manager');
     await expect(page.getByRole('heading', { level: 1, name: /^Pick list: / })).toBeVisible();
-    const garageId = new URL(page.url()).pathname.split('/')[2]!;
 
-    // What the screen shows, read from the API: a property with a line the garage holds.
-    const pickList = (await (await page.request.get(`${url}/api/garages/${garageId}/pick-list`)).json()) as PickListAnswer;
+    // What the screen shows, read from the API: a property with a line the garage holds. The
+    // demo's stock depends on the day it was made, so the garage linked first may hold none of
+    // what tomorrow's arrivals lack: then another garage of the Forecast or a later day of the
+    // week, opened by its address.
+    const { pickList, date } = await suppliablePickList(page, url, new URL(page.url()).pathname.split('/')[2]!);
+    const garageId = pickList.garage_id;
+    if (date !== undefined || !page.url().includes(garageId)) {
+      await page.goto(`${url}/garages/${garageId}/pick-list${date === undefined ? '' : `?date=${date}`}`);
+      await expect(page.getByRole('heading', { level: 1, name: /^Pick list: / })).toBeVisible();
+    }
     const inGarage = garageQuantities(pickList);
     const property = pickList.properties.find((p) => p.lines.some((line) => line.bring > 0 && inGarage(line.item_id) > 0))!;
-    expect(property, 'a property of tomorrow that the garage can supply').toBeDefined();
     const line = property.lines.find((l) => l.bring > 0 && inGarage(l.item_id) > 0)!;
     const quantity = Math.min(line.bring, inGarage(line.item_id), 3);
     const unitBefore = (await (await page.request.get(`${url}/api/units/${property.unit_id}`)).json()) as Unit;
@@ -78,6 +86,26 @@ async function deliverOneProperty(browser: Browser, url: string, login: { email:
   } finally {
     await context.close();
   }
+}
+
+/**
+ * The first pick list, garage by garage of the Forecast (the one linked first, `firstGarageId`,
+ * first) and day by day from tomorrow (`date` undefined) to a week ahead, with a property whose
+ * garage holds some of a line it is to bring.
+ */
+async function suppliablePickList(page: Page, url: string, firstGarageId: string): Promise<{ pickList: PickListAnswer; date?: string }> {
+  const forecast = (await (await page.request.get(`${url}/api/forecast`)).json()) as ForecastAnswer;
+  const garageIds = [...new Set([firstGarageId, ...forecast.properties.flatMap((p) => (p.garage_id ? [p.garage_id] : []))])];
+  const dayAfter = (days: number) => new Date(Date.parse(`${forecast.today}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+  for (let days = 1; days <= 7; days++) {
+    for (const garageId of garageIds) {
+      const date = days === 1 ? undefined : dayAfter(days);
+      const pickList = (await (await page.request.get(`${url}/api/garages/${garageId}/pick-list${date ? `?date=${date}` : ''}`)).json()) as PickListAnswer;
+      const inGarage = garageQuantities(pickList);
+      if (pickList.properties.some((p) => p.lines.some((line) => line.bring > 0 && inGarage(line.item_id) > 0))) return { pickList, date };
+    }
+  }
+  throw new Error('no pick list of the coming week has a line its garage can supply');
 }
 
 test('the forecast shows a property short before a check-in; a pick list delivery moves its stock (phone and desktop)', async ({ browser }) => {
