@@ -29,13 +29,22 @@ $$;
 --> statement-breakpoint
 ALTER TABLE "inventory_logs" ALTER COLUMN "id" SET DEFAULT uuid_v7();
 --> statement-breakpoint
-CREATE OR REPLACE FUNCTION "lock_transfer_rows"(p_tenant uuid, p_units uuid[], p_items uuid[]) RETURNS void LANGUAGE plpgsql AS $$
+-- The first lock of a batched stock call: its units FOR SHARE (their garage cannot change, they
+-- cannot be deleted, until the transaction ends), one by one in key order, each by its own lookup
+-- by key (see above).
+CREATE FUNCTION "lock_stock_units"(p_tenant uuid, p_units uuid[]) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   r record;
 BEGIN
   FOR r IN SELECT DISTINCT x.id FROM unnest(p_units) AS x(id) ORDER BY x.id LOOP
     PERFORM 1 FROM units u WHERE u.tenant_id = p_tenant AND u.id = r.id FOR SHARE;
   END LOOP;
+END
+$$;
+--> statement-breakpoint
+CREATE OR REPLACE FUNCTION "lock_transfer_rows"(p_tenant uuid, p_units uuid[], p_items uuid[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM lock_stock_units(p_tenant, p_units);
   PERFORM 1 FROM unit_inventory s
   JOIN (SELECT DISTINCT x.unit_id, x.item_id FROM unnest(p_units, p_items) AS x(unit_id, item_id)) x
     ON s.unit_id = x.unit_id AND s.item_id = x.item_id
@@ -188,9 +197,7 @@ BEGIN
   IF n = 0 THEN
     RETURN;
   END IF;
-  FOR r IN SELECT DISTINCT x.id FROM unnest(p_units) AS x(id) ORDER BY x.id LOOP
-    PERFORM 1 FROM units u WHERE u.tenant_id = p_tenant AND u.id = r.id FOR SHARE;
-  END LOOP;
+  PERFORM lock_stock_units(p_tenant, p_units);
   -- The rows, locked in key order, with each line's round. A row opened by another transaction
   -- after this statement began is not taken out of the lock order (see transfer_to_units).
   WITH held AS (
