@@ -37,3 +37,27 @@ export function batchedPerTenant<I extends TenantRequest, O>(write: (tx: Tx, ten
     return queue(request);
   };
 }
+
+/** What a request of {@link batchedOncePer} gets when its key is already in the batch. */
+const AGAIN = Symbol('again');
+
+/**
+ * As {@link batchedPerTenant}, with at most one request of each `keyOf` (a unit) in a batch: a
+ * later request of a key already in the batch is sent again and goes into a later one, so it is
+ * written after the first committed and finds what that left, instead of locking the same rows
+ * again after later steps of the lock order.
+ */
+export function batchedOncePer<I extends TenantRequest, O>(keyOf: (request: I) => string, write: (tx: Tx, tenantId: string, requests: I[]) => Promise<O[]>) {
+  const send = batchedPerTenant(async (tx, tenantId, requests: I[]): Promise<(O | typeof AGAIN)[]> => {
+    const keys = new Set<string>();
+    const first = requests.map((r) => (keys.has(keyOf(r)) ? false : (keys.add(keyOf(r)), true)));
+    const written = await write(tx, tenantId, requests.filter((_, k) => first[k]));
+    return first.map((isFirst) => (isFirst ? written.shift()! : AGAIN));
+  });
+  return async (db: Db, request: I): Promise<O> => {
+    for (;;) {
+      const outcome = await send(db, request);
+      if (outcome !== AGAIN) return outcome;
+    }
+  };
+}

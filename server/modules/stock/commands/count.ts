@@ -18,7 +18,7 @@ import { AppError, notFound } from '../../../lib/errors';
 import type { TenantIdentity } from '../../auth/session';
 import { assertItemsExist } from '../../items/service';
 import { countStock, removeStockRow, setStock, type Location } from '../ledger';
-import { batchedPerTenant } from '../batched';
+import { batchedOncePer } from '../batched';
 import { stockLocks, type StockLocks } from '../locks';
 
 /** The issue of a line whose stock moved after it was counted: 'Bath Towel is now 3, not 5 as when it was counted'. */
@@ -104,17 +104,11 @@ function answer(outcome: CountOutcome): CountResult {
   return outcome.result;
 }
 
-/**
- * A company's counts at units written together (stock/batched.ts): the first count of each unit
- * by {@link countAtLocations}; a later one of a unit already in the batch is answered `again`, to
- * be sent once more, so it is checked against what the first wrote.
- */
-const countUnitsTogether = batchedPerTenant(async (tx, tenantId, requests: CountRequest[]): Promise<(CountOutcome | { again: true })[]> => {
-  const units = new Set<string>();
-  const first = requests.map((r) => (units.has(r.locationId) ? false : (units.add(r.locationId), true)));
-  const together = await countAtLocations(tx, tenantId, 'unit', requests.filter((_, k) => first[k]));
-  return first.map((isFirst) => (isFirst ? together.shift()! : { again: true as const }));
-});
+/** A company's counts at units written together, each unit once a batch (stock/batched.ts). */
+const countUnitsTogether = batchedOncePer(
+  (r: CountRequest) => r.locationId,
+  (tx, tenantId, requests) => countAtLocations(tx, tenantId, 'unit', requests),
+);
 
 /**
  * Count mode at a unit (members), in a transaction shared with the company's concurrent counts.
@@ -124,11 +118,7 @@ const countUnitsTogether = batchedPerTenant(async (tx, tenantId, requests: Count
  *   were counted — nothing is written then.
  */
 export async function countUnit(db: Db, who: TenantIdentity, unitId: string, body: CountBody): Promise<CountResult> {
-  const request = { tenantId: who.tenantId, userId: who.userId, locationId: unitId, lines: body.lines };
-  for (;;) {
-    const outcome = await countUnitsTogether(db, request);
-    if (!('again' in outcome)) return answer(outcome);
-  }
+  return answer(await countUnitsTogether(db, { tenantId: who.tenantId, userId: who.userId, locationId: unitId, lines: body.lines }));
 }
 
 /** Count mode at a garage (members), in its own transaction; answers and throws as `countUnit`. */

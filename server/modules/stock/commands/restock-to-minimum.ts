@@ -15,7 +15,7 @@ import { isBelowMinimum, type RestockToMinimumResult } from '../../../../common/
 import { pgArray, queryRows, type Db, type Tx } from '../../../db/client';
 import { AppError, notFound } from '../../../lib/errors';
 import type { TenantIdentity } from '../../auth/session';
-import { batchedPerTenant } from '../batched';
+import { batchedOncePer } from '../batched';
 import { stockLocks, type LockedUnitRow } from '../locks';
 import { noGarage } from '../refusals';
 import { transferToUnits } from '../transfer';
@@ -42,7 +42,7 @@ const nothingToFill = (): RestockToMinimumResult => ({ moved: [], short: [], mov
 
 /**
  * The rule for `requests` of one company inside its tenant transaction, each unit at most once
- * (see {@link fillInTurn} for the others). The rows are locked and read first, in the lock order
+ * (stock/batched.ts `batchedOncePer`). The rows are locked and read first, in the lock order
  * (the units, then their stock rows, then the garage rows, each step by one statement), so the quantities
  * asked for are computed from the latest values and nothing can change them before the transfer
  * moves them; a garage's row is shared among the requests in their order. A line the transfer
@@ -118,19 +118,6 @@ async function itemNames(tx: Tx, tenantId: string, itemIds: string[]): Promise<M
   return new Map(rows.map((i) => [i.id, i.name]));
 }
 
-/**
- * `requests` in arrival order inside one tenant transaction: the first request of each unit by
- * {@link fillUnits}, together. A later request of a unit already in the batch is answered
- * `again`, to be sent once more: it then goes into a later transaction and finds what the first
- * left, instead of locking that unit's rows again after the garage rows (against the lock order).
- */
-async function fillInTurn(tx: Tx, tenantId: string, requests: readonly FillRequest[]): Promise<(FillOutcome | { again: true })[]> {
-  const units = new Set<string>();
-  const first = requests.map((r) => (units.has(r.unitId) ? false : (units.add(r.unitId), true)));
-  const together = await fillUnits(tx, tenantId, requests.filter((_, k) => first[k]));
-  return first.map((isFirst) => (isFirst ? together.shift()! : { again: true as const }));
-}
-
 /** The answer of an outcome. @throws its refusal */
 function answer(outcome: FillOutcome): RestockToMinimumResult {
   if ('refused' in outcome) throw outcome.refused;
@@ -148,14 +135,10 @@ export async function fillUnitToMinimum(tx: Tx, who: TenantIdentity, unitId: str
   return answer((await fillUnits(tx, who.tenantId, [{ tenantId: who.tenantId, userId: who.userId, unitId, itemId }]))[0]!);
 }
 
-/** The requests of a company written together (stock/batched.ts). */
-const fillTogether = batchedPerTenant(fillInTurn);
+/** The requests of a company written together, each unit once a batch (stock/batched.ts). */
+const fillTogether = batchedOncePer((r: FillRequest) => r.unitId, fillUnits);
 
 /** "Restock to minimum" of a unit (or one of its rows) in a transaction shared with the company's concurrent ones; answers and throws as `fillUnitToMinimum`. */
 export async function restockToMinimum(db: Db, who: TenantIdentity, unitId: string, itemId?: string): Promise<RestockToMinimumResult> {
-  const request = { tenantId: who.tenantId, userId: who.userId, unitId, itemId };
-  for (;;) {
-    const outcome = await fillTogether(db, request);
-    if (!('again' in outcome)) return answer(outcome);
-  }
+  return answer(await fillTogether(db, { tenantId: who.tenantId, userId: who.userId, unitId, itemId }));
 }
