@@ -42,8 +42,9 @@ async function readUnits(tx: Tx, tenantId: string, id?: string): Promise<Unit[]>
 }
 
 /**
- * Checks that the garage exists and holds it (FOR KEY SHARE) until the transaction ends, so it
- * cannot be deleted before a unit assigned to it is written (the lock order's first step). @throws 404
+ * Checks that the garage exists and holds it (the stock locks' garage step, mode 'key share') until
+ * the transaction ends, so it cannot be deleted before a unit assigned to it is written (the lock
+ * order's first step). @throws 404
  */
 async function holdGarageForAssignment(tx: Tx, tenantId: string, garageId: string): Promise<void> {
   if (!(await stockLocks(tx, tenantId).garages([garageId], 'key share')).has(garageId)) throw notFound('Garage');
