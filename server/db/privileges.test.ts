@@ -21,7 +21,7 @@ import { APP_ROLE, withTenant } from './tenant-tx';
  * - tenant: read and written by tenant transactions; RLS enabled and forced; every policy that
  *   applies to the application role compares with `app.tenant_id`.
  * - reference: global rows every tenant reads (plans); read-only.
- * - none: no rights at all (better-auth's account tables, webhook bookkeeping).
+ * - none: no rights at all (better-auth's account tables, webhook bookkeeping, rate limits).
  * - member-directory: the security-barrier view of the current tenant's members; read-only.
  */
 type Decision = 'tenant' | 'reference' | 'none' | 'member-directory';
@@ -56,6 +56,7 @@ const decisions: Record<string, Decision> = {
   accounts: 'none',
   verifications: 'none',
   processed_webhook_events: 'none',
+  rate_limits: 'none',
   member_directory: 'member-directory',
 };
 
