@@ -133,5 +133,5 @@ export const invitations = pgTable(
     tokenHash: text('token_hash'),
     createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
   },
-  (t) => [primaryKey({ columns: [t.organizationId, t.id] }), uniqueIndex('invitations_token_hash_idx').on(t.tokenHash)],
+  (t) => [primaryKey({ columns: [t.organizationId, t.id] }), uniqueIndex('invitations_token_hash_idx').on(t.organizationId, t.tokenHash), index('invitations_token_lookup_idx').on(t.tokenHash)],
 );

@@ -126,9 +126,10 @@ export const unitProjections = pgTable(
 export const forecastChanges = pgTable(
   'forecast_changes',
   {
-    id: uuid('id').primaryKey().defaultRandom(),
+    id: uuid('id').notNull().defaultRandom(),
     tenantId: uuid('tenant_id').notNull(),
     unitId: uuid('unit_id').notNull(),
   },
-  (t) => [index('forecast_changes_unit_idx').on(t.tenantId, t.unitId)],
+  // Keyed by company first, as every company table is (a Citus distribution key, migration 0031).
+  (t) => [primaryKey({ columns: [t.tenantId, t.id] }), index('forecast_changes_unit_idx').on(t.tenantId, t.unitId)],
 );

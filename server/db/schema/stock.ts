@@ -131,14 +131,9 @@ export const garageInventory = pgTable(
     foreignKey({ columns: [t.tenantId, t.garageId], foreignColumns: [garages.tenantId, garages.id] }).onDelete(
       'cascade',
     ),
-    // Carries the item's threshold along (ON UPDATE CASCADE) so alerts can be found by index.
-    foreignKey({
-      name: 'garage_inventory_item_fk',
-      columns: [t.tenantId, t.itemId, t.itemThreshold],
-      foreignColumns: [items.tenantId, items.id, items.minimumThreshold],
-    })
-      .onDelete('cascade')
-      .onUpdate('cascade'),
+    // The item's threshold is copied into item_threshold, so alerts can be found by index, by
+    // the triggers of migrations 0004 (a new row) and 0031 (a changed threshold).
+    foreignKey({ name: 'garage_inventory_item_fk', columns: [t.tenantId, t.itemId], foreignColumns: [items.tenantId, items.id] }).onDelete('cascade'),
     check('garage_inventory_quantity_nonneg', sql`${t.quantity} >= 0`),
     check('garage_inventory_quantity_max', sql`${t.quantity} <= ${sql.raw(String(MAX_STOCK_QUANTITY))}`),
   ],
@@ -160,14 +155,9 @@ export const unitInventory = pgTable(
     primaryKey({ columns: [t.tenantId, t.id] }),
     uniqueIndex('unit_inventory_location_item_uq').on(t.tenantId, t.unitId, t.itemId),
     foreignKey({ columns: [t.tenantId, t.unitId], foreignColumns: [units.tenantId, units.id] }).onDelete('cascade'),
-    // Carries the item's threshold along (ON UPDATE CASCADE) so alerts can be found by index.
-    foreignKey({
-      name: 'unit_inventory_item_fk',
-      columns: [t.tenantId, t.itemId, t.itemThreshold],
-      foreignColumns: [items.tenantId, items.id, items.minimumThreshold],
-    })
-      .onDelete('cascade')
-      .onUpdate('cascade'),
+    // The item's threshold is copied into item_threshold, so alerts can be found by index, by
+    // the triggers of migrations 0004 (a new row) and 0031 (a changed threshold).
+    foreignKey({ name: 'unit_inventory_item_fk', columns: [t.tenantId, t.itemId], foreignColumns: [items.tenantId, items.id] }).onDelete('cascade'),
     check('unit_inventory_quantity_nonneg', sql`${t.quantity} >= 0`),
     check('unit_inventory_quantity_max', sql`${t.quantity} <= ${sql.raw(String(MAX_STOCK_QUANTITY))}`),
   ],

@@ -69,7 +69,7 @@ describe.each(backends)('dashboard on %s', (backend) => {
     await setThreshold(towel, 'Bath Towel', 3);
     d = await dashboard();
     expect(d.stats).toMatchObject({ low_stock_items: 2, critical_items: 1 });
-    // The copy on every stock row follows the item (foreign key ON UPDATE CASCADE).
+    // The copy on every stock row follows the item (the items_threshold_carry trigger, migration 0031).
     const copies = await queryRows<{ n: number }>(
       t.database.db,
       sql`select count(*)::int as n from unit_inventory s join items i on i.tenant_id = s.tenant_id and i.id = s.item_id

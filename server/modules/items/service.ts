@@ -97,8 +97,8 @@ export async function updateItem(db: Db, who: TenantIdentity, id: string, body: 
       .where(and(eq(items.tenantId, who.tenantId), eq(items.id, id)));
     if (!current) throw notFound('Item');
     await assertNameFree(tx, who.tenantId, body.name, id);
-    // A new threshold is carried to every stock row of the item by ON UPDATE CASCADE: take those
-    // rows in the lock order first, as the stock writes do.
+    // A new threshold is carried to every stock row of the item by the items_threshold_carry
+    // trigger (migration 0031): take those rows in the lock order first, as the stock writes do.
     if (current.threshold !== body.minimum_threshold) await stockLocks(tx, who.tenantId).itemRows([id]);
     return tx
       .update(items)

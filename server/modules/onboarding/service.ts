@@ -183,7 +183,7 @@ export async function saveOnboardingItems(db: Db, who: TenantIdentity, body: Ite
     });
     const removed = saved.filter((i) => !claimed.has(i.id));
     // Stock rows before their items (docs/decisions/009-ledger-lock-order.md): a threshold change
-    // reaches them by ON UPDATE CASCADE, a removal by ON DELETE CASCADE. Locked before the stock
+    // reaches them by the items_threshold_carry trigger, a removal by ON DELETE CASCADE. Locked before the stock
     // of removed items is checked, so none can arrive in between.
     const touched = [
       ...removed.map((i) => i.id),
