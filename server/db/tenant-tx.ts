@@ -70,9 +70,31 @@ export async function withTenant<T>(db: Db, tenantId: string, fn: (tx: Tx) => Pr
   }
 }
 
+/** A UUID in its text form: the only value a transaction setting is ever set to. */
+const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * The statement that sets the transaction setting `name` to `uuid` until the transaction ends.
+ * `SET LOCAL`, not `set_config()`: a Citus coordinator passes `SET LOCAL` on to the workers that
+ * run the transaction's queries (with `citus.propagate_set_commands = 'local'`,
+ * server/db/distribution.ts), and nothing set by a function call. `SET` takes no parameters, so
+ * the value is written into the statement: a UUID only.
+ * @throws Error when `uuid` is not a UUID (never from request input: ids come from the session or
+ *   from rows already read).
+ */
+export function setLocalUuid(name: 'app.tenant_id' | 'app.scan_id', uuid: string): string {
+  if (!UUID_TEXT.test(uuid)) throw new Error(`${name} must be a UUID`);
+  return `set local ${name} = '${uuid}'`;
+}
+
+/** The statements that scope an open transaction to `tenantId` under the application role. */
+function tenantScope(tenantId: string): string {
+  return `${setLocalUuid('app.tenant_id', tenantId)}; set local role ${APP_ROLE}`;
+}
+
 /** Switches the open transaction `tx` to the application role scoped to `tenantId`, until it ends. */
 export async function enterTenantScope(tx: Tx, tenantId: string): Promise<void> {
-  await tx.execute(sql`select set_config('app.tenant_id', ${tenantId}, true), set_config('role', ${APP_ROLE}, true)`);
+  for (const statement of tenantScope(tenantId).split('; ')) await tx.execute(sql.raw(statement));
 }
 
 /** A drizzle instance per pooled connection, made once: the pool keeps its connections. */
@@ -92,17 +114,15 @@ function drizzleOn(client: pg.PoolClient): Tx {
 
 /**
  * One tenant transaction on a connection of `pool`, opened and scoped in one round trip: BEGIN and
- * the scope go together as one simple-protocol message (the tenant id as an escaped literal: the
- * simple protocol takes no parameters), where drizzle's `transaction` sends them one at a time.
+ * the scope go together as one simple-protocol message, where drizzle's `transaction` sends them
+ * one at a time.
  * A connection whose ROLLBACK fails is broken and is destroyed instead of returned to the pool.
  */
 async function pooledTenantTransaction<T>(pool: pg.Pool, tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query(
-      `begin; select set_config('app.tenant_id', ${client.escapeLiteral(tenantId)}, true), set_config('role', '${APP_ROLE}', true)`,
-    );
+    await client.query(`begin; ${tenantScope(tenantId)}`);
     const result = await fn(drizzleOn(client));
     await client.query('commit');
     return result;

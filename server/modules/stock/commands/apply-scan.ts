@@ -14,7 +14,7 @@ import { sql } from 'drizzle-orm';
 import type { ApplyScanBody, ApplyScanResult } from '../../../../common/contracts/scans';
 import { scanMessages } from '../../../../common/contracts/scans';
 import { pgArray, queryRows, type Db, type Tx } from '../../../db/client';
-import { ConcurrentChange, withTenant } from '../../../db/tenant-tx';
+import { ConcurrentChange, setLocalUuid, withTenant } from '../../../db/tenant-tx';
 import { AppError, notFound } from '../../../lib/errors';
 import type { TenantIdentity } from '../../auth/session';
 import { changeStock, ensureStockRow } from '../ledger';
@@ -47,7 +47,7 @@ export async function applyScan(db: Db, who: TenantIdentity, scanId: string, bod
         undetected.map((k) => ({ path: ['items', k, 'item_id'], message: 'This item was not found in this photo' })),
       );
     }
-    await tx.execute(sql`select set_config('app.scan_id', ${scanId}, true)`);
+    await tx.execute(sql.raw(setLocalUuid('app.scan_id', scanId)));
     const applied = await bringToUnit(tx, locks, who, found.unitId, body.items);
     await tx.execute(
       sql`update scans set applied_at = now(), applied_by = ${who.userId}, applied_mode = ${body.mode}
