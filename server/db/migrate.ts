@@ -1,7 +1,8 @@
 /**
  * Applies the committed drizzle-kit migrations in drizzle/ (docs/ARCHITECTURE.md "The parts"). Run
- * at every boot on either database; already applied migrations are skipped. On PostgreSQL an
- * advisory lock keeps two booting processes from migrating at once.
+ * at every boot on either database and by `npm run db:migrate`; already applied migrations are
+ * skipped. On PostgreSQL the schema lock (schema-lock.ts) keeps processes that start together
+ * from migrating at once.
  */
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
@@ -9,6 +10,7 @@ import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrationsFolder } from '../paths';
 import type { Database } from './client';
+import { withSchemaLock } from './schema-lock';
 
 /** Brings the schema up to date. */
 export async function runMigrations(database: Database): Promise<void> {
@@ -16,13 +18,5 @@ export async function runMigrations(database: Database): Promise<void> {
     await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder });
     return;
   }
-  // A session-level advisory lock held on a dedicated connection while the pool migrates.
-  const lock = await database.pool!.connect();
-  try {
-    await lock.query('select pg_advisory_lock(727274)');
-    await migratePg(database.db as unknown as NodePgDatabase, { migrationsFolder });
-  } finally {
-    await lock.query('select pg_advisory_unlock(727274)').catch(() => {});
-    lock.release();
-  }
+  await withSchemaLock(database, () => migratePg(database.db as unknown as NodePgDatabase, { migrationsFolder }));
 }

@@ -8,9 +8,18 @@
  * pg-boss is given our own connection as its `db` (no second pool, and on PGlite the one
  * connection there is): statements with parameters go through the driver's `query`, texts of
  * several statements (its schema) through PGlite's `exec` or the pool's simple protocol.
+ *
+ * pg-boss starts, and queues are created through {@link JobQueue.createQueue}, under the schema
+ * lock (db/schema-lock.ts): servers that start together on a new database otherwise fail. pg-boss
+ * takes an advisory lock of its own around creating its schema, yet a second process's
+ * `CREATE SCHEMA IF NOT EXISTS` still hit the first one's new schema ("duplicate key value violates
+ * unique constraint pg_namespace_nspname_index"); and a queue's creation (a row in `pgboss.queue`,
+ * a partition attached to `pgboss.job`) takes no lock at all, so two processes creating queues
+ * deadlock on `pgboss.queue`.
  */
 import PgBoss from 'pg-boss';
 import type { Database } from '../db/client';
+import { withSchemaLock } from '../db/schema-lock';
 
 /** The driver calls pg-boss needs from PGlite (or the PGlite worker thread). */
 interface PgliteLike {
@@ -44,11 +53,17 @@ export interface JobQueueOptions {
 export interface JobQueue {
   boss: PgBoss;
   pollingIntervalSeconds: number;
+  /**
+   * pg-boss's `createQueue` under the schema lock: what registers a worker creates its queue
+   * through this, never through `boss` (see the module's comment). Creating an existing queue
+   * changes nothing.
+   */
+  createQueue(name: string, options: PgBoss.Queue): Promise<void>;
   stop(): Promise<void>;
 }
 
 /**
- * Starts pg-boss on `database`, creating or upgrading its schema first.
+ * Starts pg-boss on `database` under the schema lock, creating or upgrading its schema first.
  * @throws whatever keeps pg-boss from starting (its schema cannot be created).
  */
 export async function startJobQueue(database: Database, opts: JobQueueOptions = {}): Promise<JobQueue> {
@@ -60,10 +75,11 @@ export async function startJobQueue(database: Database, opts: JobQueueOptions = 
     migrate: true,
   });
   boss.on('error', (err) => console.error('job queue:', err));
-  await boss.start();
+  await withSchemaLock(database, () => boss.start());
   return {
     boss,
     pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2,
+    createQueue: (name, options) => withSchemaLock(database, () => boss.createQueue(name, options)),
     stop: () => boss.stop({ graceful: true, wait: true, timeout: 10_000, close: false }),
   };
 }

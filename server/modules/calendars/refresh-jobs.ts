@@ -27,7 +27,7 @@ export const inlineCalendarJobs: CalendarJobs = { follow: async () => undefined 
  */
 export async function queuedCalendarJobs(queue: JobQueue, deps: CalendarDeps, refreshMinutes: number): Promise<CalendarJobs> {
   const { boss } = queue;
-  await boss.createQueue(CALENDAR_REFRESH_JOB, { name: CALENDAR_REFRESH_JOB, policy: 'stately', retryLimit: 3, retryDelay: 60, retryBackoff: true });
+  await queue.createQueue(CALENDAR_REFRESH_JOB, { name: CALENDAR_REFRESH_JOB, policy: 'stately', retryLimit: 3, retryDelay: 60, retryBackoff: true });
   const next = (tenantId: string, unitId: string) =>
     boss.send(CALENDAR_REFRESH_JOB, { tenantId, unitId }, { singletonKey: `${tenantId}:${unitId}:next`, startAfter: refreshMinutes * 60 });
 

@@ -51,7 +51,7 @@ export function nextSendDay(now: Date, hour: number, zone: string): string {
 export async function queuedDailyEmailJobs(queue: JobQueue, deps: DailyEmailDeps, now: () => Date): Promise<DailyEmailJobs> {
   const { boss } = queue;
   const zoneOf = (tenantId: string) => companyZoneOf(deps.db, tenantId);
-  await boss.createQueue(SEND, { name: SEND, policy: 'stately', retryLimit: 3, retryDelay: 60, retryBackoff: true });
+  await queue.createQueue(SEND, { name: SEND, policy: 'stately', retryLimit: 3, retryDelay: 60, retryBackoff: true });
 
   const schedule = async (tenantId: string, day: string) => {
     const zone = await zoneOf(tenantId);

@@ -156,7 +156,7 @@ const schedulers = new WeakMap<Db, (tenantId: string) => Promise<void>>();
  */
 export async function startRatesJobs(queue: JobQueue, db: Db, now: () => Date, afterLearning?: (tenantId: string) => Promise<void>): Promise<void> {
   const { boss } = queue;
-  await boss.createQueue(RATES_JOB, { name: RATES_JOB, policy: 'stately', retryLimit: 3, retryDelay: 60, retryBackoff: true });
+  await queue.createQueue(RATES_JOB, { name: RATES_JOB, policy: 'stately', retryLimit: 3, retryDelay: 60, retryBackoff: true });
   const next = async (tenantId: string) =>
     void (await boss.send(RATES_JOB, { tenantId }, { singletonKey: `${tenantId}:next`, startAfter: RATES_REFRESH_HOURS * 3600 }));
   await boss.work<{ tenantId: string }>(RATES_JOB, { pollingIntervalSeconds: queue.pollingIntervalSeconds }, async ([job]) => {

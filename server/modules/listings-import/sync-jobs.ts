@@ -37,8 +37,8 @@ export function inlineJobs(deps: HostawayDeps): HostawayJobs {
 export async function queuedJobs(queue: JobQueue, deps: HostawayDeps, syncMinutes: number): Promise<HostawayJobs> {
   const { boss } = queue;
   const retries = { retryLimit: 3, retryDelay: 30, retryBackoff: true };
-  await boss.createQueue(SYNC, { name: SYNC, policy: 'stately', ...retries });
-  await boss.createQueue(RESERVATION, { name: RESERVATION, policy: 'standard', ...retries });
+  await queue.createQueue(SYNC, { name: SYNC, policy: 'stately', ...retries });
+  await queue.createQueue(RESERVATION, { name: RESERVATION, policy: 'standard', ...retries });
   const every = { pollingIntervalSeconds: queue.pollingIntervalSeconds };
 
   await boss.work<{ tenantId: string }>(SYNC, every, async ([job]) => {
