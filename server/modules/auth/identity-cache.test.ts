@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../db/client';
 import { api, backends, createTestApp, onboard, signIn, signUpAndSignIn, type TestApp } from '../../test/harness';
-import { IdentityCache, MAX_AGE_MS } from './identity-cache';
+import { IdentityCache, identityChanged, MAX_AGE_MS } from './identity-cache';
 import type { Identity } from './session';
 
 const member: Identity = { userId: 'u1', email: 'a@example.com', tenantId: 't1', role: 'owner' };
@@ -85,11 +85,17 @@ describe.each(backends)('identities kept in memory on %s', (backend) => {
   });
 
   it('sees a role changed by another process once the change is committed', async () => {
+    // As the team screen's writes do it: the membership's statement, then its notice.
+    const changeRole = (role: string) =>
+      t.database.db.transaction(async (tx) => {
+        await tx.execute(sql`update memberships set role = ${role} where user_id = ${userId}`);
+        await identityChanged(tx, userId);
+      });
     expect(await me()).toEqual({ status: 200, role: 'owner' });
-    await t.database.db.execute(sql`update memberships set role = 'admin' where user_id = ${userId}`);
+    await changeRole('admin');
     await t.identities!.settle();
     expect(await me()).toEqual({ status: 200, role: 'admin' });
-    await t.database.db.execute(sql`update memberships set role = 'owner' where user_id = ${userId}`);
+    await changeRole('owner');
     await t.identities!.settle();
     expect(await me()).toEqual({ status: 200, role: 'owner' });
   });

@@ -3,10 +3,12 @@
  * request does not read its session and membership from the database again
  * (docs/decisions/023-identity-cache.md).
  *
- * Correctness rests on the database telling every server process what changed: triggers on
- * sessions, memberships and users (migration 0014) send the user's id on the channel
- * `identity_changed` when a session ends or is renewed, a membership is made, changed or removed,
- * or a user's email changes or the user is deleted. An entry is
+ * Correctness rests on the database telling every server process what changed: the user's id is
+ * sent on the channel `identity_changed` when a session ends or is renewed or a user's email
+ * changes or the user is deleted (triggers on sessions and users, migrations 0014 and 0032), and
+ * when a membership is made, changed or removed (by the writer's own statement,
+ * `identityChanged`: on Citus a trigger on memberships fires on a worker, whose notifications no
+ * server hears). An entry is
  * - used and made only while the LISTEN is up (db/listen.ts): a feed that went down empties the
  *   cache, and nothing is remembered until it is up again;
  * - dropped when its user changes;
@@ -19,7 +21,8 @@
  * sessions) is applied before that request is answered: see `settle`.
  */
 import { LRUCache } from 'lru-cache';
-import type { Database } from '../../db/client';
+import { sql } from 'drizzle-orm';
+import type { Database, Tx } from '../../db/client';
 import { listen } from '../../db/listen';
 import type { Identity } from './session';
 
@@ -30,6 +33,14 @@ export const MAX_AGE_MS = 5 * 60_000;
 
 /** The channel the identity triggers notify, with the changed user's id as the payload. */
 export const IDENTITY_CHANNEL = 'identity_changed';
+
+/**
+ * Tells every server process, once the caller's transaction commits, that the identity of
+ * `userId` changed: a membership of theirs was made, changed or removed in `tx`.
+ */
+export async function identityChanged(tx: Tx, userId: string): Promise<void> {
+  await tx.execute(sql`select pg_notify(${IDENTITY_CHANNEL}, ${userId})`);
+}
 
 interface Entry {
   identity: Identity;

@@ -26,6 +26,7 @@ import { fillUnitToMinimum } from '../stock/commands/restock-to-minimum';
 import { stockLocks } from '../stock/locks';
 import { enterTenantScope, withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
+import { identityChanged } from '../auth/identity-cache';
 import type { Identity, TenantIdentity } from '../auth/session';
 import { assertWithinLimit } from '../billing/plans';
 import { assertItemsExist, itemColumns, toItem } from '../items/service';
@@ -79,6 +80,7 @@ export async function createCompany(
     await enterTenantScope(tx, tenantId);
     await tx.insert(tenants).values({ id: tenantId, name: body.company_name, slug: slugFor(body.company_name), onboardingStep: 'items' });
     await tx.insert(memberships).values({ organizationId: tenantId, id: randomUUID(), userId: who.userId, role: 'owner' });
+    await identityChanged(tx, who.userId);
     await tx
       .insert(subscriptions)
       .values({ tenantId, trialEndsAt: addDays(opts.now, opts.trialDays, { in: utc }) });

@@ -16,6 +16,7 @@ import { accounts, invitations, memberships, users } from '../../db/schema/auth'
 import { AppError } from '../../lib/errors';
 import type { Auth } from '../auth/auth';
 import { passwordProblem } from '../auth/password';
+import { identityChanged } from '../auth/identity-cache';
 import type { Identity } from '../auth/session';
 import { tokenHash } from './service';
 
@@ -76,6 +77,7 @@ async function join(tx: Tx, invitation: OpenInvitation, userId: string): Promise
   if (existing) throw new AppError('CONFLICT', 'Your account already belongs to another company. A person can belong to one company only.');
   await tx.update(invitations).set({ status: 'accepted' }).where(and(eq(invitations.organizationId, invitation.tenantId), eq(invitations.id, invitation.id)));
   await tx.insert(memberships).values({ organizationId: invitation.tenantId, id: randomUUID(), userId, role: invitation.role });
+  await identityChanged(tx, userId);
 }
 
 /**

@@ -20,6 +20,7 @@ import { withTenant } from '../../db/tenant-tx';
 import type { Mailer } from '../../integrations/mail';
 import { AppError, notFound } from '../../lib/errors';
 import { ROLE_REFUSED_MESSAGE } from '../../lib/roles';
+import { identityChanged } from '../auth/identity-cache';
 import type { TenantIdentity } from '../auth/session';
 import { assertWithinLimit } from '../billing/plans';
 import { invitationLink, invitationMail } from './mail';
@@ -227,6 +228,7 @@ export async function changeRole(db: Db, who: TenantIdentity, userId: string, ro
     if (target.role === role) return;
     if (target.role === 'owner' && target.owners <= 1) throw new AppError('LAST_RECORD', `The last owner cannot be demoted. ${LAST_OWNER}`);
     await tx.update(memberships).set({ role }).where(and(eq(memberships.organizationId, who.tenantId), eq(memberships.userId, userId)));
+    await identityChanged(tx, userId);
   });
 }
 
@@ -240,6 +242,7 @@ export async function removeMember(db: Db, who: TenantIdentity, userId: string):
     const target = await lockMember(tx, who, userId);
     if (target.role === 'owner' && target.owners <= 1) throw new AppError('LAST_RECORD', `The last owner cannot be removed. ${LAST_OWNER}`);
     await tx.delete(memberships).where(and(eq(memberships.organizationId, who.tenantId), eq(memberships.userId, userId)));
+    await identityChanged(tx, userId);
   });
   // Sessions are better-auth's (no rights in a tenant transaction). The membership is already
   // gone, so even if this fails their requests are refused (no company); it ends them at once.
