@@ -2,6 +2,8 @@
  * Runs once before the test files: migrates a PGlite database and dumps it, so each file loads
  * a migrated copy in ~0.6 s; with DATABASE_URL set, also migrates a
  * template database on that PostgreSQL server, from which each file clones a fresh database.
+ * With CITUS_URL set (the Citus suite, scripts/test-citus.ts), each file makes its own database on
+ * that cluster instead (server/test/citus.ts) and no PostgreSQL template is made.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,8 @@ declare module 'vitest' {
   export interface ProvidedContext {
     pgliteSnapshot: string;
     pgTemplateUrl: string | null;
+    /** The Citus coordinator's `postgres` database, in the Citus suite; else null. */
+    citusUrl: string | null;
     /** Prefix of this run's per-file databases, so concurrent runs never drop each other's. */
     pgRunPrefix: string;
   }
@@ -32,7 +36,9 @@ export default async function setup(project: TestProject) {
   await client.close();
   project.provide('pgliteSnapshot', snapshot);
 
-  const baseUrl = process.env.DATABASE_URL;
+  const citusUrl = process.env.CITUS_URL ?? null;
+  project.provide('citusUrl', citusUrl);
+  const baseUrl = citusUrl ? undefined : process.env.DATABASE_URL;
   const run = `${process.pid}x${Date.now().toString(36)}`;
   const prefix = `inv_t_${run}_`;
   project.provide('pgRunPrefix', prefix);

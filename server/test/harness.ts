@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import type { FastifyInstance, RouteOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, RouteOptions } from 'fastify';
 import { inject } from 'vitest';
 import type { RouteAccess } from '../access';
 import { buildApp } from '../app';
@@ -16,18 +16,34 @@ import { loadConfig } from '../config';
 import { openPostgres, wrapPglite, type Database } from '../db/client';
 import type { MailMessage } from '../integrations/mail';
 import { openIdentityCache, type IdentityCache } from '../modules/auth/identity-cache';
+import { createCitusDatabase, dropCitusDatabase } from './citus';
 import { databaseUrlFor } from './pg-url';
 
 export type Backend = 'pglite' | 'postgres';
 
-/** The backends this run covers: PGlite always, PostgreSQL when DATABASE_URL is set. */
-export const backends: Backend[] = inject('pgTemplateUrl') ? ['pglite', 'postgres'] : ['pglite'];
+/**
+ * The backends this run covers: PGlite always, PostgreSQL when DATABASE_URL is set; in the Citus
+ * suite only 'postgres', a distributed database on the Citus cluster.
+ */
+export const backends: Backend[] = inject('citusUrl') ? ['postgres'] : inject('pgTemplateUrl') ? ['pglite', 'postgres'] : ['pglite'];
 
 /** Opens a fresh migrated database of `backend`. */
 export async function openTestDatabase(backend: Backend): Promise<Database> {
   if (backend === 'pglite') {
     const snapshot = new Blob([readFileSync(inject('pgliteSnapshot'))]);
     return wrapPglite(await PGlite.create({ loadDataDir: snapshot }));
+  }
+  const citusUrl = inject('citusUrl');
+  if (citusUrl) {
+    const name = `${inject('pgRunPrefix')}${randomUUID().replaceAll('-', '').slice(0, 12)}`;
+    const database = openPostgres(await createCitusDatabase(citusUrl, name), 20);
+    return {
+      ...database,
+      async close() {
+        await database.close();
+        await dropCitusDatabase(citusUrl, name);
+      },
+    };
   }
   const templateUrl = inject('pgTemplateUrl')!;
   const template = new URL(templateUrl).pathname.slice(1);
@@ -79,6 +95,8 @@ export async function createTestApp(
     webRoot?: string;
     /** Keep identities in memory, fed by the database's notifications, as `npm start` does. */
     identities?: boolean;
+    /** The server log (lib/request-log.ts `createServerLogger` on a stream the test reads); default none. */
+    logger?: FastifyBaseLogger;
   } = {},
 ): Promise<TestApp> {
   const database = await openTestDatabase(backend);
@@ -95,6 +113,7 @@ export async function createTestApp(
     authRateLimitPerMinute: opts.authRateLimitPerMinute ?? 10_000,
     webRoot: opts.webRoot,
     identities: identityFeed?.cache,
+    logger: opts.logger,
     onRoute: (r) => void registered.push(r),
   });
   await app.ready();

@@ -1,0 +1,69 @@
+/**
+ * Databases on a Citus cluster for the Citus suite (`npm run test:citus`, scripts/test-citus.ts):
+ * each test file gets its own database on the coordinator and every worker, migrated by the
+ * product's migrations and distributed by `distributeTables`, as an operator's would be
+ * (docs/operations.md "Moving to Citus").
+ */
+import pg from 'pg';
+import { runMigrations } from '../db/migrate';
+import { distributeTables } from '../db/distribution';
+import { openPostgres } from '../db/client';
+import { databaseUrlFor } from './pg-url';
+
+/** Shards per table in tests: enough to spread tenants over both workers, few enough to create fast. */
+const TEST_SHARD_COUNT = 4;
+
+/** Runs `fn` with a client on `url`, closed after. */
+async function onClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await fn(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Creates database `name` on the cluster whose coordinator `adminUrl` names (its `postgres`
+ * database lists the workers), with the extension on every node and the workers added, then
+ * migrates and distributes it.
+ * @returns its URL on the coordinator.
+ */
+export async function createCitusDatabase(adminUrl: string, name: string): Promise<string> {
+  const workers = await onClient(adminUrl, async (c) => {
+    await c.query('set citus.enable_create_database_propagation = on');
+    await c.query(`create database ${name}`);
+    const { rows } = await c.query<{ host: string; port: number }>(`select nodename as host, nodeport as port from pg_dist_node where noderole = 'primary' and groupid <> 0`);
+    return rows;
+  });
+  const coordinator = new URL(adminUrl);
+  const url = databaseUrlFor(adminUrl, name);
+  for (const w of workers) {
+    const worker = new URL(url);
+    worker.hostname = w.host;
+    worker.port = String(w.port);
+    await onClient(worker.toString(), (c) => c.query('create extension if not exists citus'));
+  }
+  await onClient(url, async (c) => {
+    await c.query('create extension if not exists citus');
+    await c.query('select citus_set_coordinator_host($1, $2)', [coordinator.hostname, Number(coordinator.port)]);
+    for (const w of workers) await c.query('select citus_add_node($1, $2)', [w.host, w.port]);
+  });
+  const database = openPostgres(url, 2);
+  try {
+    await runMigrations(database);
+  } finally {
+    await database.close();
+  }
+  await onClient(url, (c) => distributeTables(c, { shardCount: TEST_SHARD_COUNT }));
+  return url;
+}
+
+/** Drops database `name` on the coordinator and every worker. */
+export async function dropCitusDatabase(adminUrl: string, name: string): Promise<void> {
+  await onClient(adminUrl, async (c) => {
+    await c.query('set citus.enable_create_database_propagation = on');
+    await c.query(`drop database if exists ${name} with (force)`);
+  });
+}
