@@ -1,4 +1,4 @@
--- Keys a Citus cluster distributed by tenant_id accepts (docs/decisions/040-citus-distribution.md):
+-- Keys a Citus cluster distributed by tenant_id accepts (docs/decisions/042-citus-distribution.md):
 -- every primary key and unique index of a company table holds tenant_id, and no foreign key
 -- between company tables updates a key holding tenant_id by ON UPDATE CASCADE.
 --

@@ -1,5 +1,5 @@
 -- The identity cache's notices (docs/decisions/023-identity-cache.md) where the servers hear them
--- on a Citus cluster too (docs/decisions/040-citus-distribution.md). Servers LISTEN on the
+-- on a Citus cluster too (docs/decisions/042-citus-distribution.md). Servers LISTEN on the
 -- coordinator; a trigger of a distributed table fires on the worker holding the row, where a
 -- NOTIFY is heard by nobody and makes the worker's part of the transaction impossible to prepare
 -- ("cannot PREPARE a transaction that has executed LISTEN, UNLISTEN, or NOTIFY").

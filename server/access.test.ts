@@ -14,6 +14,7 @@ import { installAccess, type RouteAccess } from './access';
 import { createAuth } from './modules/auth/auth';
 import { setTenantPlan, setTrialEnd } from './modules/billing/operator';
 import type { Database } from './db/client';
+import { openLimits } from './lib/limits';
 import { api, APP_URL, backends, createTestApp, openTestDatabase, signUpAndSignIn, TEST_APP_SECRET, type TestApp } from './test/harness';
 import { stockTenant, type StockTenant } from './test/stock-fixtures';
 import type { Role } from '../common/contracts/session';
@@ -155,7 +156,7 @@ describe('the access hook', () => {
   beforeEach(async () => {
     database = await openTestDatabase('pglite');
     app = Fastify();
-    const auth = createAuth({ db: database.db, secret: TEST_APP_SECRET, appUrl: APP_URL, mailer: { send: async () => {} } });
+    const auth = createAuth({ db: database.db, secret: TEST_APP_SECRET, appUrl: APP_URL, mailer: { send: async () => {} }, limits: openLimits(database.db) });
     installAccess(app, { auth, db: database.db, now: () => new Date() });
   });
   afterEach(async () => {

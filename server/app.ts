@@ -21,6 +21,7 @@ import { createMailer, type Mailer } from './integrations/mail';
 import { apiDocumentOptions } from './lib/api-document';
 import { answerClientError, answerFrameworkError, installErrorHandler } from './lib/error-handler';
 import { AppError } from './lib/errors';
+import { openLimits, rateLimitStore } from './lib/limits';
 import { originGuard } from './lib/origin-guard';
 import { createServerLogger, installRequestLog } from './lib/request-log';
 import { installSecurityHeaders } from './lib/security-headers';
@@ -111,12 +112,14 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
       : stripe.secretKey && stripe.webhookSecret
         ? createStripeBilling({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiBase: stripe.apiBase })
         : null;
-  const auth = createAuth({ db: opts.db, secret: opts.config.appSecret, appUrl: opts.config.appUrl, mailer });
+  const limits = openLimits(opts.db);
+  const auth = createAuth({ db: opts.db, secret: opts.config.appSecret, appUrl: opts.config.appUrl, mailer, limits });
   const ctx: AppContext = {
     db: opts.db,
     auth,
     config: opts.config,
     mailer,
+    limits,
     now: opts.now ?? (() => new Date()),
   };
   installAccess(app, { auth, db: opts.db, now: ctx.now, identities: opts.identities });
@@ -125,7 +128,8 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   // Answers of 1 KiB or more go out compressed (brotli quality 4, or gzip) when the client
   // accepts it; the web app's files come precompressed from the build (decision 016).
   await app.register(compress, { threshold: 1024 });
-  await app.register(rateLimit, { global: false });
+  // Only routes with their own `config.rateLimit` are limited, counted in the shared limits.
+  await app.register(rateLimit, { global: false, store: rateLimitStore(limits) });
   await app.register(swagger, apiDocumentOptions(opts.config.appUrl));
   await app.register(async (docs) => {
     // The API document and its reference page are public (decision 015); their routes are

@@ -6,6 +6,7 @@
 import type { Config } from './config';
 import type { Db } from './db/client';
 import type { Mailer } from './integrations/mail';
+import type { Limits } from './lib/limits';
 import type { Auth } from './modules/auth/auth';
 
 export interface AppContext {
@@ -13,6 +14,8 @@ export interface AppContext {
   auth: Auth;
   config: Config;
   mailer: Mailer;
+  /** Makes the rate limits, shared by every server on the database (lib/limits.ts). */
+  limits: Limits;
   /** Current time; tests move it (e.g. to expire a trial). */
   now: () => Date;
 }

@@ -1,6 +1,6 @@
 /**
  * How the schema is spread over a Citus cluster (docs/operations.md "Moving to Citus",
- * docs/decisions/040-citus-distribution.md): every table with a `tenant_id` is distributed by it,
+ * docs/decisions/042-citus-distribution.md): every table with a `tenant_id` is distributed by it,
  * all co-located, so a tenant's rows of every table live on one node and a tenant transaction is
  * routed to that node alone; the global tables that tenant tables refer to are reference tables
  * (a copy on every node); the rest stays on the coordinator.

@@ -13,10 +13,10 @@ import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import { organization } from 'better-auth/plugins';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { Db } from '../../db/client';
 import { schema } from '../../db/schema';
 import type { Mailer } from '../../integrations/mail';
+import type { Limits } from '../../lib/limits';
 import { trustedOrigins } from '../../lib/origin-guard';
 import { z } from 'zod';
 import { requiredText } from '../../../common/contracts/fields';
@@ -38,7 +38,8 @@ export const UNCONFIRMED_ACCOUNT_HOURS = 24;
 
 /**
  * Confirmation emails sent to one address per CONFIRMATION_EMAIL_WINDOW_SECONDS, whatever asks for
- * them; only a sign-up's own email may go past it (see sendVerificationEmail).
+ * them and whichever server sends them (lib/limits.ts); only a sign-up's own email may go past it
+ * (see sendVerificationEmail). Reset emails have the same limit, counted apart.
  */
 export const CONFIRMATION_EMAILS_PER_WINDOW = 3;
 export const CONFIRMATION_EMAIL_WINDOW_SECONDS = 60 * 60;
@@ -65,6 +66,8 @@ export interface AuthOptions {
   /** Public origin, e.g. http://localhost:3000. */
   appUrl: string;
   mailer: Mailer;
+  /** Where the confirmation and reset emails of an address are counted. */
+  limits: Limits;
 }
 
 /** Makes a confirmation link return to /login?verified=1 unless it names another page. */
@@ -76,10 +79,10 @@ function withSignInCallback(link: string): string {
 }
 
 /** Builds the better-auth instance mounted at /api/auth. */
-export function createAuth({ db, secret, appUrl, mailer }: AuthOptions) {
-  // Per server process, like the per-IP auth rate limit (decision 014).
-  const confirmationEmails = new RateLimiterMemory({ points: CONFIRMATION_EMAILS_PER_WINDOW, duration: CONFIRMATION_EMAIL_WINDOW_SECONDS });
-  const resetEmails = new RateLimiterMemory({ points: CONFIRMATION_EMAILS_PER_WINDOW, duration: CONFIRMATION_EMAIL_WINDOW_SECONDS });
+export function createAuth({ db, secret, appUrl, mailer, limits }: AuthOptions) {
+  const emailLimit = { points: CONFIRMATION_EMAILS_PER_WINDOW, durationSeconds: CONFIRMATION_EMAIL_WINDOW_SECONDS };
+  const confirmationEmails = limits.limit({ name: 'confirmation-emails', ...emailLimit });
+  const resetEmails = limits.limit({ name: 'reset-emails', ...emailLimit });
   return betterAuth({
     appName: 'Inventory Manager',
     baseURL: appUrl,
@@ -113,7 +116,7 @@ export function createAuth({ db, secret, appUrl, mailer }: AuthOptions) {
       async sendResetPassword({ user, token }) {
         // Limited per address like the confirmation emails. Not awaited: an answer that took an
         // email's time would tell which addresses have an account (the answer is the same).
-        if (!(await resetEmails.consume(user.email.toLowerCase()).then(() => true, () => false))) return;
+        if (!(await resetEmails.take(user.email.toLowerCase())).allowed) return;
         // The secret goes after '#': a fragment never reaches a request log (decision 029).
         const url = `${new URL('/reset-password', appUrl).toString()}#${token}`;
         void mailer
@@ -137,8 +140,8 @@ export function createAuth({ db, secret, appUrl, mailer }: AuthOptions) {
         // UNCONFIRMED_ACCOUNT_HOURS, and resends someone else asked for must not keep the
         // address's owner from confirming the account they take over.
         const key = user.email.toLowerCase();
-        if (request && new URL(request.url).pathname.endsWith('/sign-up/email')) await confirmationEmails.penalty(key);
-        else if (!(await confirmationEmails.consume(key).then(() => true, () => false))) return;
+        if (request && new URL(request.url).pathname.endsWith('/sign-up/email')) await confirmationEmails.count(key);
+        else if (!(await confirmationEmails.take(key)).allowed) return;
         // Links resent on an unconfirmed sign-in carry no callback; they too land on sign-in.
         const url = withSignInCallback(link);
         await mailer.send({

@@ -11,13 +11,14 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../db/client';
+import { openLimits } from '../../lib/limits';
 import { startJobQueue } from '../../jobs/queue';
 import { api, backends, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness';
 import { stockTenant, type StockTenant } from '../../test/stock-fixtures';
 import { CALENDAR_REFRESH_JOB, queuedCalendarJobs } from './refresh-jobs';
-import type { CalendarDeps } from './service';
+import { MANUAL_REFRESH_LIMIT, type CalendarDeps } from './service';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
 const NOW = new Date('2026-12-01T12:00:00Z');
@@ -51,6 +52,21 @@ describe.each(backends)('calendar links on %s', (backend) => {
   let memberCookie: string;
   /** What /feed.ics answers: a body, or a status. */
   let feed: { body: string } | { status: number } = { body: fixture('airbnb.ics') };
+  /** The wall clock when the app's clock was set to NOW. */
+  let wallAtNow: number;
+
+  /**
+   * Sets the app's clock to `at` and moves the wall clock, in which the refresh limit counts
+   * (lib/limits.ts), as far from NOW, until the test ends.
+   */
+  const moveClocks = (at: Date) => {
+    if (!vi.isFakeTimers()) vi.useFakeTimers({ toFake: ['Date'], shouldAdvanceTime: true });
+    vi.setSystemTime(wallAtNow + at.getTime() - NOW.getTime());
+    t.setNow(at);
+  };
+  afterEach(() => {
+    vi.useRealTimers();
+  });
 
   const calendarRows = async (unitId: string) =>
     queryRows<{ id: string; arrival_date: string; departure_date: string; nights: number; guests: number | null; status: string; channel: string | null }>(
@@ -70,6 +86,7 @@ describe.each(backends)('calendar links on %s', (backend) => {
     base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     t = await createTestApp(backend, { env: { CALENDAR_ALLOW_LOOPBACK: 'true', CALENDAR_TIMEOUT_MS: '2000' } });
     t.setNow(NOW);
+    wallAtNow = Date.now();
     s = await stockTenant(t, 'calendar-owner@example.com');
     memberCookie = await signUpAndSignIn(t, 'calendar-member@example.com');
     const me = (await api(t, memberCookie, 'GET', '/api/me')).json() as { user: { id: string } };
@@ -124,7 +141,7 @@ describe.each(backends)('calendar links on %s', (backend) => {
 
   it('a refresh replaces the stays; a second one within a minute is refused', async () => {
     feed = { body: fixture('booking.ics') };
-    t.setNow(new Date(NOW.getTime() + 5 * 60_000));
+    moveClocks(new Date(NOW.getTime() + 5 * 60_000));
     const res = await api(t, memberCookie, 'POST', `/api/units/${s.unitId}/calendar/refresh`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ error: null, upcoming_stays: 2, synced_at: new Date(NOW.getTime() + 5 * 60_000).toISOString() });
@@ -139,18 +156,18 @@ describe.each(backends)('calendar links on %s', (backend) => {
 
   it('a failed read says why and keeps the stays', async () => {
     feed = { status: 404 };
-    t.setNow(new Date(NOW.getTime() + 10 * 60_000));
+    moveClocks(new Date(NOW.getTime() + 10 * 60_000));
     const res = await api(t, memberCookie, 'POST', `/api/units/${s.unitId}/calendar/refresh`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ error: 'Calendar link answered 404', upcoming_stays: 2, synced_at: new Date(NOW.getTime() + 5 * 60_000).toISOString() });
     feed = { body: fixture('not-ical.ics') };
-    t.setNow(new Date(NOW.getTime() + 12 * 60_000));
+    moveClocks(new Date(NOW.getTime() + 12 * 60_000));
     const html = await api(t, memberCookie, 'POST', `/api/units/${s.unitId}/calendar/refresh`);
     expect(html.json()).toMatchObject({ error: 'Calendar link did not give an iCal calendar', upcoming_stays: 2 });
     expect(await calendarRows(s.unitId)).toHaveLength(2);
     // The next successful read clears the error.
     feed = { body: fixture('booking.ics') };
-    t.setNow(new Date(NOW.getTime() + 14 * 60_000));
+    moveClocks(new Date(NOW.getTime() + 14 * 60_000));
     expect((await api(t, memberCookie, 'POST', `/api/units/${s.unitId}/calendar/refresh`)).json()).toMatchObject({ error: null, upcoming_stays: 2 });
   });
 
@@ -213,7 +230,7 @@ describe.each(backends)('calendar links on %s', (backend) => {
         sql`select state::text, start_after > now() + interval '50 minutes' as later from pgboss.job where name = ${CALENDAR_REFRESH_JOB} and data->>'unitId' = ${unitId} order by created_on`,
       );
     try {
-      const deps: CalendarDeps = { db: t.database.db, now: () => NOW, feed: { timeoutMs: 2000, maxBytes: 1024 * 1024, allowLoopback: true }, manualRefreshes: new Map() };
+      const deps: CalendarDeps = { db: t.database.db, now: () => NOW, feed: { timeoutMs: 2000, maxBytes: 1024 * 1024, allowLoopback: true }, manualRefreshes: openLimits(t.database.db).limit(MANUAL_REFRESH_LIMIT) };
       await queuedCalendarJobs(queue, deps, 60);
       await queue.boss.send(CALENDAR_REFRESH_JOB, { tenantId: s.tenantId, unitId });
       for (let i = 0; i < 60 && (await calendarRows(unitId)).length === 0; i++) await sleep(250);

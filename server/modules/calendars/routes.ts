@@ -11,7 +11,7 @@ import { idParam } from '../../../common/contracts/fields';
 import type { AppContext } from '../../context';
 import type { JobQueue } from '../../jobs/queue';
 import { inlineCalendarJobs, queuedCalendarJobs } from './refresh-jobs';
-import { calendarState, refreshNow, saveCalendar, type CalendarDeps } from './service';
+import { calendarState, MANUAL_REFRESH_LIMIT, refreshNow, saveCalendar, type CalendarDeps } from './service';
 
 export async function calendarRoutes(fastify: FastifyInstance, { ctx, queue }: { ctx: AppContext; queue?: JobQueue }): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
@@ -20,7 +20,7 @@ export async function calendarRoutes(fastify: FastifyInstance, { ctx, queue }: {
     db: ctx.db,
     now: ctx.now,
     feed: { timeoutMs: calendar.timeoutMs, maxBytes: calendar.maxBytes, allowLoopback: calendar.allowLoopback },
-    manualRefreshes: new Map(),
+    manualRefreshes: ctx.limits.limit(MANUAL_REFRESH_LIMIT),
   };
   const jobs = queue ? await queuedCalendarJobs(queue, deps, calendar.refreshMinutes) : inlineCalendarJobs;
   const tags = ['units'];

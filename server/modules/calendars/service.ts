@@ -21,6 +21,7 @@ import { units } from '../../db/schema/stock';
 import { withTenant } from '../../db/tenant-tx';
 import { CalendarFeedError, fetchCalendar, type CalendarFeedOptions } from '../../integrations/calendar-feed';
 import { AppError, notFound } from '../../lib/errors';
+import type { Limit, LimitSetting } from '../../lib/limits';
 import type { TenantIdentity } from '../auth/session';
 import { stockLocks } from '../stock/locks';
 import { CONFIRMED_STAY } from '../stays/stay-rules';
@@ -31,8 +32,8 @@ import { NotACalendarError, parseCalendar, type CalendarStay } from './ical';
 export const CALENDAR_DAYS_BACK = 90;
 export const CALENDAR_DAYS_AHEAD = 60;
 
-/** Shortest pause between two refreshes a person asks for, per property, in milliseconds. */
-export const MANUAL_REFRESH_INTERVAL_MS = 60_000;
+/** Refreshes a person may ask for per property: one a minute (docs/product.md "Calendar links"). */
+export const MANUAL_REFRESH_LIMIT: LimitSetting = { name: 'calendar-refreshes', points: 1, durationSeconds: 60 };
 
 /** Rows written per INSERT statement (keeps well under PostgreSQL's 65,535 parameters). */
 const INSERT_CHUNK = 500;
@@ -41,8 +42,8 @@ export interface CalendarDeps {
   db: Db;
   now: () => Date;
   feed: CalendarFeedOptions;
-  /** When each property's calendar was last refreshed on request (`{tenant}:{unit}` -> ms), in this process. */
-  manualRefreshes: Map<string, number>;
+  /** Refreshes asked for per property (`{tenant}:{unit}`), MANUAL_REFRESH_LIMIT, shared by every server. */
+  manualRefreshes: Limit;
 }
 
 /** The reservation id of a calendar event of `unitId`: long UIDs are hashed to keep the key short. */
@@ -231,13 +232,11 @@ export async function refreshNow(deps: CalendarDeps, who: TenantIdentity, unitId
   const state = await calendarState(deps, who, unitId);
   if (state.calendar_url === null) throw new AppError('CONFLICT', 'This property has no calendar link');
   const key = `${who.tenantId}:${unitId}`;
-  const now = deps.now().getTime();
-  const last = deps.manualRefreshes.get(key);
-  if (limited && last !== undefined && now - last < MANUAL_REFRESH_INTERVAL_MS) {
+  // A save's read is one too, and the next refresh waits a minute after it.
+  if (!limited) await deps.manualRefreshes.restart(key);
+  else if (!(await deps.manualRefreshes.take(key)).allowed) {
     throw new AppError('RATE_LIMITED', 'This calendar was refreshed less than a minute ago. Please wait a minute and try again.');
   }
-  for (const [k, at] of deps.manualRefreshes) if (now - at >= MANUAL_REFRESH_INTERVAL_MS) deps.manualRefreshes.delete(k);
-  deps.manualRefreshes.set(key, now);
   await refreshCalendar(deps, who.tenantId, unitId).catch((err: unknown) => {
     if (!(err instanceof CalendarFeedError || err instanceof NotACalendarError)) throw err;
   });

@@ -26,8 +26,8 @@ import type { IdentityCache } from '../auth/identity-cache';
 import type { DailyEmailJobs } from './jobs';
 import { getSetting, setCompanyTimeZone, setSetting, unsubscribe, type DailyEmailDeps } from './service';
 
-/** Unsubscribe requests per client IP per minute (guessing tokens is hopeless; this keeps it cheap). */
-const UNSUBSCRIBES_PER_MINUTE = 30;
+/** Unsubscribe requests per client IP per minute, all servers together (guessing tokens is hopeless; this keeps it cheap). */
+export const UNSUBSCRIBES_PER_MINUTE = 30;
 
 export interface DailyEmailRoutesOptions {
   ctx: AppContext;

@@ -3,11 +3,10 @@
  * "Constants and limits"): POST /api/reports/assistant with a report type, a range in days and a
  * record count. Errors follow the one error model; the web shows 'Failed to fetch AI response.' for
  * any of them. Each company gets at most OPENAI_REPORTS_PER_MINUTE model narratives a minute (each
- * is a paid model call); past that its reports come with the computed summary until the minute is
- * over.
+ * is a paid model call), counted by every server together (lib/limits.ts); past that its reports
+ * come with the computed summary until the minute is over.
  */
 import type { FastifyInstance } from 'fastify';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { assistantBody, assistantReply, type AssistantBody } from '../../../common/contracts/reports';
 import type { AppContext } from '../../context';
@@ -27,7 +26,7 @@ export async function assistantRoutes(fastify: FastifyInstance, opts: { ctx: App
     ({ tenantId, body }) => [tenantId, body.type, body.days, body.limit].join(' '),
   );
   const perMinute = ctx.config.openai.reportsPerMinute;
-  const narratives = new RateLimiterMemory({ points: perMinute, duration: 60 });
+  const narratives = ctx.limits.limit({ name: 'report-narratives', points: perMinute, durationSeconds: 60 });
   app.post(
     '/api/reports/assistant',
     {
@@ -47,7 +46,7 @@ export async function assistantRoutes(fastify: FastifyInstance, opts: { ctx: App
       const report = await readReport({ tenantId, body: request.body });
       return replyWithReport(ai, request.body, report, {
         onError: (err) => request.log.warn({ err }, 'AI narrative failed; answering with the computed summary'),
-        takeNarrative: () => narratives.consume(tenantId).then(() => true, () => false),
+        takeNarrative: async () => (await narratives.take(tenantId)).allowed,
         perMinute,
       });
     },

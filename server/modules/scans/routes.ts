@@ -2,7 +2,8 @@
  * HTTP routes of the AI photo scanner (docs/product.md "AI photo scanner", decision 035):
  * - GET /api/scanner: whether it works on this server;
  * - POST /api/units/:id/scans: a photo of the unit (multipart/form-data, one file), answered with
- *   what the model found; each company may send OPENAI_SCANS_PER_MINUTE a minute (paid calls);
+ *   what the model found; each company may send OPENAI_SCANS_PER_MINUTE a minute (paid calls),
+ *   counted by every server together (lib/limits.ts);
  * - GET /api/scans/:id/photo: the stored photo, to the scan's company only;
  * - POST /api/scans/:id/apply: the confirmed counts, applied once.
  * Sending a photo and applying counts are the plan feature `ai_scanner`.
@@ -10,7 +11,6 @@
 import multipart from '@fastify/multipart';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { idParam } from '../../../common/contracts/fields';
 import { applyScanBody, applyScanResult, scan, scannerStatus } from '../../../common/contracts/scans';
@@ -57,7 +57,7 @@ export async function scanRoutes(fastify: FastifyInstance, opts: { ctx: AppConte
   const member = { access: { role: 'member', gate: 'trial' } } as const;
   const scanner = { access: { role: 'member', gate: 'trial', feature: 'ai_scanner' } } as const;
   const { scanPhoto, openai } = ctx.config;
-  const scans = new RateLimiterMemory({ points: openai.scansPerMinute, duration: 60 });
+  const scans = ctx.limits.limit({ name: 'photo-scans', points: openai.scansPerMinute, durationSeconds: 60 });
 
   app.get(
     '/api/scanner',
@@ -88,7 +88,7 @@ export async function scanRoutes(fastify: FastifyInstance, opts: { ctx: AppConte
           ai,
           model: openai.scanModel,
           timeoutMs: openai.timeoutMs,
-          takeScan: () => scans.consume(request.who.tenantId).then(() => true, () => false),
+          takeScan: async () => (await scans.take(request.who.tenantId)).allowed,
           perMinute: openai.scansPerMinute,
           log: (err) => request.log.warn({ err }, 'AI scan failed'),
         },

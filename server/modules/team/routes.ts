@@ -5,7 +5,6 @@
  */
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { z } from 'zod';
 import { idParam } from '../../../common/contracts/fields';
 import {
@@ -25,12 +24,12 @@ import { AppError } from '../../lib/errors';
 import { acceptInvitation, joinWithNewAccount, previewInvitation } from './invitation-link';
 import { changeRole, invite, listTeam, removeMember, resendInvitation, revokeInvitation } from './service';
 
-/** Invitation emails (new and resent) one company may send per INVITATION_WINDOW_SECONDS. */
+/** Invitation emails (new and resent) one company may send per INVITATION_WINDOW_SECONDS, all servers together. */
 export const INVITATIONS_PER_WINDOW = 20;
 export const INVITATION_WINDOW_SECONDS = 10 * 60;
 
-/** Requests per client IP per minute to each public invitation-link route (guessing links, making accounts). */
-const LINK_REQUESTS_PER_MINUTE = 30;
+/** Requests per client IP per minute to each invitation-link route (guessing links, making accounts), all servers together. */
+export const LINK_REQUESTS_PER_MINUTE = 30;
 
 const userParam = z.object({ id: z.uuid() });
 const joined = z.object({ company_name: z.string() });
@@ -60,10 +59,9 @@ export async function teamRoutes(fastify: FastifyInstance, { ctx, identities }: 
   const reduce = { access: { role: leastRole.users, gate: 'none' } } as const;
   const link = { access: 'public', rateLimit: { max: LINK_REQUESTS_PER_MINUTE, timeWindow: 60_000 } } as const;
 
-  // Per server process, like the confirmation emails' limit (modules/auth/auth.ts).
-  const invitationEmails = new RateLimiterMemory({ points: INVITATIONS_PER_WINDOW, duration: INVITATION_WINDOW_SECONDS });
+  const invitationEmails = ctx.limits.limit({ name: 'invitation-emails', points: INVITATIONS_PER_WINDOW, durationSeconds: INVITATION_WINDOW_SECONDS });
   const takeEmail = async (tenantId: string) => {
-    if (!(await invitationEmails.consume(tenantId).then(() => true, () => false))) {
+    if (!(await invitationEmails.take(tenantId)).allowed) {
       throw new AppError('RATE_LIMITED', 'Too many invitations sent from your company in the last minutes. Please wait 10 minutes and try again.');
     }
   };
