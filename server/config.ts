@@ -1,8 +1,11 @@
 /**
  * Configuration: the only reader of process.env (docs/ARCHITECTURE.md "The parts"). Every variable
- * is validated at boot; a bad value stops the boot with a message naming every bad variable.
+ * is validated at boot; a bad value stops the boot with a message naming every bad variable, and a
+ * variable that looks meant for the server but is not one it reads is warned about
+ * (`configWarnings`).
  */
 import { isIP } from 'node:net';
+import { distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
@@ -238,4 +241,84 @@ function priceIds(env: Record<string, string | undefined>): Config['stripe']['pr
     prices[tier] = { ...prices[tier], [match[2] === 'MONTHLY' ? 'month' : 'year']: value };
   }
   return prices;
+}
+
+/** The variables the server reads, besides the STRIPE_PRICE_ family (PRICE_VAR). */
+const KNOWN_VARIABLES = Object.keys(schema.shape);
+
+/** Prefixes of our families of variables: a variable that starts with one is meant for this server. */
+const OUR_PREFIXES = ['STRIPE_', 'OPENAI_', 'HOSTAWAY_', 'CALENDAR_', 'SCAN_', 'SMTP_', 'MAIL_', 'DAILY_EMAIL_'];
+
+/**
+ * Other tools' names for a PostgreSQL connection (POSTGRES_URL, PG_URL, DB_URI,
+ * DATABASE_PRIVATE_URL, POSTGRES_HOST…): a word naming the database and a word naming where it is.
+ */
+const DATABASE_WORDS = new Set(['DATABASE', 'DB', 'POSTGRES', 'POSTGRESQL', 'PG']);
+const ADDRESS_WORDS = new Set(['URL', 'URI', 'DSN', 'CONNECTION', 'HOST']);
+/** libpq's variables naming the server to reach, which psql reads and this server does not. */
+const LIBPQ_SERVER_VARIABLES = new Set(['PGHOST', 'PGDATABASE', 'PGURL']);
+
+/**
+ * Most edits (insertions, deletions, substitutions) between a variable and `known` for the
+ * variable to count as a misspelling of it: one per six characters, at least one (DATABSE_URL and
+ * DATABASE_URI for DATABASE_URL, HOSTS for HOST; HOME is not HOST).
+ */
+const misspellingDistance = (known: string) => Math.max(1, Math.floor(known.length / 6));
+
+/** A variable that looks meant for the server but is not one it reads, and the one it probably meant. */
+export interface ConfigWarning {
+  /** The variable as set, e.g. `DATABSE_URL`. */
+  variable: string;
+  /** The variable it probably meant, e.g. `DATABASE_URL`, or the pattern of a family (`STRIPE_PRICE_{TIER}_{MONTHLY|YEARLY}`). */
+  meant: string;
+  /** One sentence for the log, naming both. */
+  message: string;
+}
+
+/** The known variable nearest to `name` (upper case) by edit distance among `candidates`, with its distance. */
+function nearest(name: string, candidates: readonly string[]): { known: string; edits: number } {
+  let best = { known: candidates[0]!, edits: Infinity };
+  for (const known of candidates) {
+    const edits = distance(name, known);
+    if (edits < best.edits) best = { known, edits };
+  }
+  return best;
+}
+
+/** What `variable` (not one the server reads) probably meant, or null when it does not look meant for the server. */
+function probablyMeant(variable: string, env: Record<string, string | undefined>): string | null {
+  const name = variable.toUpperCase();
+  // Names are compared in upper case: database_url is a misspelling of DATABASE_URL too.
+  const closest = nearest(name, KNOWN_VARIABLES);
+  if (closest.edits <= misspellingDistance(closest.known)) return closest.known;
+  const words = name.split('_');
+  const namesADatabase =
+    LIBPQ_SERVER_VARIABLES.has(name) || (words.some((w) => DATABASE_WORDS.has(w)) && words.some((w) => ADDRESS_WORDS.has(w)));
+  // With DATABASE_URL set, another tool's database variable is that tool's business.
+  if (namesADatabase && !env.DATABASE_URL) return 'DATABASE_URL';
+  if (name.startsWith('STRIPE_PRICE_')) return 'STRIPE_PRICE_{TIER}_{MONTHLY|YEARLY}';
+  const prefix = OUR_PREFIXES.find((p) => name.startsWith(p));
+  if (prefix) return nearest(name, KNOWN_VARIABLES.filter((known) => known.startsWith(prefix))).known;
+  return null;
+}
+
+/**
+ * The variables of `env` (default `process.env`) that look meant for the server but are not ones
+ * it reads, each with the one it probably meant: a misspelling of a variable it reads (by edit
+ * distance, in any case: DATABSE_URL, database_url), another tool's name for the database
+ * connection while DATABASE_URL is unset (POSTGRES_URL, PG_URL, DATABASE_URI, PGHOST: the server
+ * would start on the embedded database without a word), or an unknown member of one of our
+ * families (OUR_PREFIXES, STRIPE_PRICE_…). main.ts logs each as a warning at boot; none stops it.
+ */
+export function configWarnings(env: Record<string, string | undefined> = process.env): ConfigWarning[] {
+  const warnings: ConfigWarning[] = [];
+  for (const variable of Object.keys(env)) {
+    if (KNOWN_VARIABLES.includes(variable) || PRICE_VAR.test(variable)) continue;
+    const meant = probablyMeant(variable, env);
+    if (!meant) continue;
+    const embedded =
+      meant === 'DATABASE_URL' && !env.DATABASE_URL ? ` Without DATABASE_URL the server uses the embedded database in ${env.DATA_DIR || './data'}.` : '';
+    warnings.push({ variable, meant, message: `${variable} is not a variable the server reads: did you mean ${meant}?${embedded}` });
+  }
+  return warnings;
 }
