@@ -4,7 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import Fastify, { LogController, type FastifyInstance, type RouteOptions } from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type RouteOptions } from 'fastify';
 import compress from '@fastify/compress';
 import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
@@ -23,7 +23,8 @@ import { answerClientError, answerFrameworkError, installErrorHandler } from './
 import { AppError } from './lib/errors';
 import { openLimits, rateLimitStore } from './lib/limits';
 import { originGuard } from './lib/origin-guard';
-import { createServerLogger, installRequestLog } from './lib/request-log';
+import { installRequestIdHeader, requestId } from './lib/request-id';
+import { installRequestLog } from './lib/request-log';
 import { installSecurityHeaders } from './lib/security-headers';
 import { webStaticOptions } from './lib/web-assets';
 import { createAuth } from './modules/auth/auth';
@@ -69,8 +70,11 @@ export interface BuildAppOptions {
   authRateLimitPerMinute?: number;
   /** Directory of the built web app to serve; omitted or missing -> API only. */
   webRoot?: string;
-  /** Log to standard output, one line per request (lib/request-log.ts); default off. */
-  logger?: boolean;
+  /**
+   * The server log (lib/request-log.ts `createServerLogger`), which gets one line per request and
+   * better-auth's messages; default none.
+   */
+  logger?: FastifyBaseLogger | false;
   /**
    * Identities of live sessions kept in memory, fed by the database's change notifications
    * (modules/auth/identity-cache.ts); without it every request reads its own.
@@ -90,7 +94,9 @@ export const BODY_LIMIT = 1024 * 1024;
 
 export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> {
   const app = Fastify({
-    ...(opts.logger ? { loggerInstance: createServerLogger(), logController: new LogController({ disableRequestLogging: true }) } : { logger: false }),
+    ...(opts.logger ? { loggerInstance: opts.logger, logController: new LogController({ disableRequestLogging: true }) } : { logger: false }),
+    // Ids unique across server processes, or the balancer's (lib/request-id.ts).
+    genReqId: requestId,
     bodyLimit: BODY_LIMIT,
     trustProxy: opts.config.trustProxy,
     // Answers Fastify and Node write themselves, in the standard error shape (decision 015).
@@ -100,6 +106,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   });
   if (opts.onRoute) app.addHook('onRoute', opts.onRoute);
   if (opts.logger) installRequestLog(app);
+  installRequestIdHeader(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
@@ -113,7 +120,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
         ? createStripeBilling({ secretKey: stripe.secretKey, webhookSecret: stripe.webhookSecret, apiBase: stripe.apiBase })
         : null;
   const limits = openLimits(opts.db);
-  const auth = createAuth({ db: opts.db, secret: opts.config.appSecret, appUrl: opts.config.appUrl, mailer, limits });
+  const auth = createAuth({ db: opts.db, secret: opts.config.appSecret, appUrl: opts.config.appUrl, mailer, limits, log: opts.logger ? app.log : undefined });
   const ctx: AppContext = {
     db: opts.db,
     auth,

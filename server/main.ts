@@ -2,16 +2,20 @@
  * Boot: parse config -> open the database -> migrate -> listen -> graceful shutdown on
  * SIGINT/SIGTERM or a fatal error, bounded by SHUTDOWN_GRACE_MS (close-with-grace) (docs/ARCHITECTURE.md "The parts"). Without DATABASE_URL the embedded PGlite in
  * DATA_DIR is used and a random APP_SECRET is generated once and kept there.
+ *
+ * Everything the process writes is a JSON line of the one server log (lib/request-log.ts), from the
+ * first configuration warning to the last shutdown step, including a failed boot.
  */
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app';
-import { ConfigError, loadConfig, type Config } from './config';
+import { ConfigError, configWarnings, loadConfig, type Config } from './config';
 import { DataDirLockedError, openPglite, openPostgres, type Database } from './db/client';
 import { startJobQueue } from './jobs/queue';
 import { runMigrations } from './db/migrate';
+import { createServerLogger, sendStrayOutputToLog } from './lib/request-log';
 import { openIdentityCache } from './modules/auth/identity-cache';
 import { webRoot } from './paths';
 
@@ -28,13 +32,17 @@ function embeddedSecret(dataDir: string): string {
   return readFileSync(file, 'utf8').trim();
 }
 
+const log = createServerLogger();
+sendStrayOutputToLog(log);
+
 async function main(): Promise<void> {
+  for (const { variable, meant, message } of configWarnings()) log.warn({ variable, meant }, message);
   let config: Config;
   try {
     config = loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
-      console.error(err.message);
+      log.fatal(err.message);
       process.exit(1);
     }
     throw err;
@@ -45,7 +53,7 @@ async function main(): Promise<void> {
     database = config.databaseUrl ? openPostgres(config.databaseUrl) : await openPglite(resolve(config.dataDir));
   } catch (err) {
     if (err instanceof DataDirLockedError) {
-      console.error(err.message);
+      log.fatal(err.message);
       process.exit(1);
     }
     throw err;
@@ -60,7 +68,7 @@ async function main(): Promise<void> {
     db: database.db,
     jobs,
     identities: identityFeed.cache,
-    logger: true,
+    logger: log,
     webRoot,
   });
 
@@ -83,7 +91,12 @@ async function main(): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   const where = database.kind === 'pglite' ? `embedded database in ${resolve(config.dataDir)}` : 'PostgreSQL';
-  console.log(`Inventory Manager is running at ${config.appUrl} (${where})`);
+  log.info({ url: config.appUrl, database: database.kind }, `Inventory Manager is running at ${config.appUrl} (${where})`);
 }
 
-await main();
+// A boot that fails before close-with-grace is set up (migrations, the job queue) ends with one
+// log line too, not with Node's printed stack.
+await main().catch((err: unknown) => {
+  log.fatal({ err }, 'the server could not start');
+  process.exit(1);
+});

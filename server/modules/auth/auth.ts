@@ -9,6 +9,7 @@
  * an address has an account) and change go through better-auth's endpoints, with the same rule
  * for the new password; every email goes through the one mailer.
  */
+import type { FastifyBaseLogger } from 'fastify';
 import { betterAuth } from 'better-auth';
 import { APIError, createAuthMiddleware } from 'better-auth/api';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
@@ -66,6 +67,8 @@ export interface AuthOptions {
   /** Public origin, e.g. http://localhost:3000. */
   appUrl: string;
   mailer: Mailer;
+  /** The server log, which gets better-auth's own messages; without it better-auth prints them itself. */
+  log?: FastifyBaseLogger;
   /** Where the confirmation and reset emails of an address are counted. */
   limits: Limits;
 }
@@ -78,8 +81,22 @@ function withSignInCallback(link: string): string {
   return url.toString();
 }
 
+/**
+ * better-auth's logger writing to `log`: each message one line at its level, an Error among its
+ * arguments as `err` (pino's error serializer) and the other arguments as `details`.
+ */
+function authLogger(log: FastifyBaseLogger) {
+  return {
+    log(level: 'debug' | 'info' | 'warn' | 'error', message: string, ...args: unknown[]) {
+      const err = args.find((arg) => arg instanceof Error);
+      const details = args.filter((arg) => !(arg instanceof Error));
+      log[level]({ ...(err ? { err } : {}), ...(details.length > 0 ? { details } : {}) }, message);
+    },
+  };
+}
+
 /** Builds the better-auth instance mounted at /api/auth. */
-export function createAuth({ db, secret, appUrl, mailer, limits }: AuthOptions) {
+export function createAuth({ db, secret, appUrl, mailer, limits, log }: AuthOptions) {
   const emailLimit = { points: CONFIRMATION_EMAILS_PER_WINDOW, durationSeconds: CONFIRMATION_EMAIL_WINDOW_SECONDS };
   const confirmationEmails = limits.limit({ name: 'confirmation-emails', ...emailLimit });
   const resetEmails = limits.limit({ name: 'reset-emails', ...emailLimit });
@@ -90,6 +107,8 @@ export function createAuth({ db, secret, appUrl, mailer, limits }: AuthOptions) 
     secret,
     trustedOrigins: trustedOrigins(appUrl),
     telemetry: { enabled: false },
+    // One JSON line of the server log each, instead of colored text of its own on the console.
+    ...(log ? { logger: authLogger(log) } : {}),
     database: drizzleAdapter(db, {
       provider: 'pg',
       schema: {
