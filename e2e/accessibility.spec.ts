@@ -199,43 +199,47 @@ function describeFinding(where: string, violation: { id: string; impact?: string
   return violation.nodes.map((node) => `${where}: [${violation.impact}] ${violation.id} (${violation.help}) at ${JSON.stringify(node.target)}\n    ${node.failureSummary?.replace(/\n/g, '\n    ')}`);
 }
 
-test('every screen and dialog passes axe-core (WCAG 2.1 AA) at desktop and phone sizes, with its own page title', async ({ browser }) => {
-  // 68 scans took 526 s on a shared machine whose health route answered a third of its usual
-  // requests/s (docs/performance.md): room for such a day, not a budget.
-  test.setTimeout(1_200_000);
-  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-a11y-'));
-  const smtp = await startSmtpSink();
-  try {
-    const { email: demoEmail, password: demoPassword } = await seedDemo(dataDir);
-    const server = await startServer(await freePort(), { DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
-    const { url } = server;
+// The two sizes walk side by side, each with its own server and data (two workers, two cores):
+// the walk was the browser suite's longest part.
+test.describe.configure({ mode: 'parallel' });
+
+for (const [size, viewport] of Object.entries(sizes)) {
+  test(`every screen and dialog passes axe-core (WCAG 2.1 AA) at ${size} size, with its own page title`, async ({ browser }) => {
+    // 68 scans (both sizes) took 526 s on a shared machine whose health route answered a third of
+    // its usual requests/s (docs/performance.md): room for such a day, not a budget.
+    test.setTimeout(1_200_000);
+    const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-a11y-'));
+    const smtp = await startSmtpSink();
     try {
-      const pages: Record<Who, Page> = {
-        'signed-out': await (await browser.newContext()).newPage(),
-        demo: await (await browser.newContext()).newPage(),
-        new: await (await browser.newContext()).newPage(),
-      };
-      await signInThroughPage(pages.demo, url, demoEmail, demoPassword);
-      await expect(pages.demo.getByTestId('unit-alerts')).toBeVisible();
-      const units = (await (await pages.demo.request.get(`${url}/api/units`)).json()) as { id: string; inventory: { quantity: number }[] }[];
-      const unitId = units.find((unit) => unit.inventory.some((row) => row.quantity > 0))!.id;
+      const { email: demoEmail, password: demoPassword } = await seedDemo(dataDir);
+      const server = await startServer(await freePort(), { DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
+      const { url } = server;
+      try {
+        const pages: Record<Who, Page> = {
+          'signed-out': await (await browser.newContext()).newPage(),
+          demo: await (await browser.newContext()).newPage(),
+          new: await (await browser.newContext()).newPage(),
+        };
+        await signInThroughPage(pages.demo, url, demoEmail, demoPassword);
+        await expect(pages.demo.getByTestId('unit-alerts')).toBeVisible();
+        const units = (await (await pages.demo.request.get(`${url}/api/units`)).json()) as { id: string; inventory: { quantity: number }[] }[];
+        const unitId = units.find((unit) => unit.inventory.some((row) => row.quantity > 0))!.id;
 
-      const newEmail = 'a11y-setup@example.com';
-      const signUp = await pages.new.request.post(`${url}/api/auth/sign-up/email`, {
-        headers: { origin: url },
-        data: { email: newEmail, password: PASSWORD, name: newEmail },
-      });
-      expect(signUp.ok(), await signUp.text()).toBe(true);
-      await pages.new.goto((await smtp.waitFor(newEmail)).text.match(/https?:\/\/\S+verify-email\S+/)![0]);
-      await signInThroughPage(pages.new, url, newEmail);
-      await expect(pages.new).toHaveURL(`${url}/onboarding/company`);
+        const newEmail = 'a11y-setup@example.com';
+        const signUp = await pages.new.request.post(`${url}/api/auth/sign-up/email`, {
+          headers: { origin: url },
+          data: { email: newEmail, password: PASSWORD, name: newEmail },
+        });
+        expect(signUp.ok(), await signUp.text()).toBe(true);
+        await pages.new.goto((await smtp.waitFor(newEmail)).text.match(/https?:\/\/\S+verify-email\S+/)![0]);
+        await signInThroughPage(pages.new, url, newEmail);
+        await expect(pages.new).toHaveURL(`${url}/onboarding/company`);
 
-      const findings: string[] = [];
-      const started = Date.now();
-      for (const screen of screens) {
-        const page = pages[screen.who];
-        await screen.prepare?.(page.request, url);
-        for (const [size, viewport] of Object.entries(sizes)) {
+        const findings: string[] = [];
+        const started = Date.now();
+        for (const screen of screens) {
+          const page = pages[screen.who];
+          await screen.prepare?.(page.request, url);
           if (screen.only && screen.only !== size) continue;
           const where = `${screen.name} (${size})`;
           await test.step(where, async () => {
@@ -258,14 +262,14 @@ test('every screen and dialog passes axe-core (WCAG 2.1 AA) at desktop and phone
             }
           });
         }
+        console.log(`axe-core (${size}): ${screens.length} screens and dialogs in ${((Date.now() - started) / 1000).toFixed(1)} s, ${findings.length} serious or critical findings`);
+        expect(findings, findings.join('\n')).toEqual([]);
+      } finally {
+        await server.stop();
       }
-      console.log(`axe-core: ${screens.length} screens and dialogs in ${((Date.now() - started) / 1000).toFixed(1)} s, ${findings.length} serious or critical findings`);
-      expect(findings, findings.join('\n')).toEqual([]);
     } finally {
-      await server.stop();
+      await smtp.close();
+      rmSync(dataDir, { recursive: true, force: true });
     }
-  } finally {
-    await smtp.close();
-    rmSync(dataDir, { recursive: true, force: true });
-  }
-});
+  });
+}
