@@ -45,14 +45,14 @@ describe('request ids', () => {
 
   it('keeps the id a balancer sends, on errors and unknown paths too', async () => {
     const given = `lb-${'7'.repeat(MAX_REQUEST_ID_LENGTH - 3)}`;
-    for (const url of ['/api/health', '/api/nothing-here', '/api/items']) {
+    for (const url of ['/api/health', '/api/nothing-here', '/api/items', '/api/auth/get-session']) {
       const res = await one.app.inject({ method: 'GET', url, headers: { 'x-request-id': given } });
       expect(res.headers['x-request-id'], url).toBe(given);
     }
     // An AWS load balancer's trace id, with its punctuation.
     const trace = 'Root=1-67891233-abcdef012345678912345678; Sampled=1';
     expect((await two.app.inject({ method: 'GET', url: '/api/health', headers: { 'x-request-id': trace } })).headers['x-request-id']).toBe(trace);
-    expect(lines.filter((l) => l.msg === 'request' && l.reqId === given).map((l) => l.url)).toEqual(['/api/health', '/api/nothing-here', '/api/items']);
+    expect(lines.filter((l) => l.msg === 'request' && l.reqId === given).map((l) => l.url)).toEqual(['/api/health', '/api/nothing-here', '/api/items', '/api/auth/get-session']);
   });
 
   it.each([
