@@ -32,19 +32,20 @@ export interface Database {
 /** Thrown when another process already holds the embedded data directory. */
 export class DataDirLockedError extends Error {}
 
+/** Where the embedded database's files live inside DATA_DIR (the directory PGlite opens). */
+export const pgliteDirOf = (dataDir: string): string => join(dataDir, 'pglite');
+
 /**
- * Opens the embedded database in `dataDir`, taking an exclusive lock on the directory first so
- * a second process fails fast instead of corrupting it (PGlite itself locks nothing). PGlite
- * runs in a worker thread (pglite-thread.ts, decision 022), so its statements do not stop
- * this thread's HTTP work.
- * @throws DataDirLockedError when another live process holds the lock; whatever keeps PGlite
- *   from opening, the lock then released.
+ * Takes the exclusive lock on the data directory `dataDir` (created when missing), which a server
+ * holds while it runs and the operator commands take before opening or replacing the embedded
+ * database (PGlite itself locks nothing, and two processes on one directory corrupt it).
+ * @returns the lock's release.
+ * @throws DataDirLockedError when another live process holds the lock.
  */
-export async function openPglite(dataDir: string): Promise<Database> {
+export async function lockDataDir(dataDir: string): Promise<() => Promise<void>> {
   mkdirSync(dataDir, { recursive: true });
-  let release: () => Promise<void>;
   try {
-    release = await lockfile.lock(dataDir, { lockfilePath: join(dataDir, '.lock'), stale: 15_000, update: 5_000 });
+    return await lockfile.lock(dataDir, { lockfilePath: join(dataDir, '.lock'), stale: 15_000, update: 5_000 });
   } catch (err) {
     if ((err as { code?: string }).code === 'ELOCKED') {
       throw new DataDirLockedError(
@@ -53,9 +54,20 @@ export async function openPglite(dataDir: string): Promise<Database> {
     }
     throw err;
   }
+}
+
+/**
+ * Opens the embedded database in `dataDir`, taking the directory's lock first (lockDataDir) so
+ * a second process fails fast instead of corrupting it. PGlite runs in a worker thread
+ * (pglite-thread.ts, decision 022), so its statements do not stop this thread's HTTP work.
+ * @throws DataDirLockedError when another live process holds the lock; whatever keeps PGlite
+ *   from opening, the lock then released.
+ */
+export async function openPglite(dataDir: string): Promise<Database> {
+  const release = await lockDataDir(dataDir);
   let client: PgliteThread;
   try {
-    client = await PgliteThread.open(join(dataDir, 'pglite'));
+    client = await PgliteThread.open(pgliteDirOf(dataDir));
   } catch (err) {
     await release();
     throw err;
