@@ -1,9 +1,9 @@
 /**
  * `npm run backup -- <file>`: backs up the database the server uses to a new file, and checks that
- * the file holds every row of every table (docs/operations.md "Backups"). Uses the server's
- * variables: DATABASE_URL for PostgreSQL (pg_dump's custom format; the role must be a superuser
- * or BYPASSRLS), otherwise the embedded database in DATA_DIR (a gzip tarball; no server may be
- * running on it).
+ * the file holds every row of every table (docs/operations.md "Backups and restores"). Uses the
+ * server's variables: DATABASE_URL for PostgreSQL (pg_dump's custom format; the role must be a
+ * superuser or BYPASSRLS), otherwise the embedded database in DATA_DIR (a gzip tarball; no server
+ * may be running on it).
  *
  * Exit codes: 0 backed up and checked; 1 refused or failed, nothing written; 2 bad arguments.
  */

@@ -1,9 +1,10 @@
 /**
  * `npm run restore -- <file> [--clean]`: restores a backup made by `npm run backup` into the
  * database the server's variables name, and checks that it holds every row of every table of the
- * backup (docs/operations.md "Backups"). DATABASE_URL: PostgreSQL, through pg_restore, into a new
- * or empty database (created when it does not exist); otherwise the embedded database of DATA_DIR,
- * which must hold none. `--clean` replaces what is there instead of refusing.
+ * backup (docs/operations.md "Backups and restores"). DATABASE_URL: PostgreSQL, through
+ * pg_restore, into a new or empty database (created when it does not exist); otherwise the
+ * embedded database of DATA_DIR, which must hold none. `--clean` replaces what is there instead
+ * of refusing, once the restored copy is checked.
  *
  * Exit codes: 0 restored and checked; 1 refused or failed, the database left as it was; 2 bad
  * arguments.

@@ -1,7 +1,7 @@
 /**
  * Backup and restore of the embedded database (PGlite) in DATA_DIR through PGlite's own dump of its
  * data directory: `dumpDataDir('gzip')` writes a tarball of PostgreSQL's files, and `loadDataDir`
- * starts a new data directory from one (docs/operations.md "Backups",
+ * starts a new data directory from one (docs/operations.md "Backups and restores",
  * docs/decisions/040-operations-commands.md "Backups"). Both hold DATA_DIR's lock while they work,
  * as a server does: they refuse while a server (or another command) uses the directory.
  */

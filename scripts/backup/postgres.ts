@@ -1,6 +1,6 @@
 /**
  * Backup and restore of a PostgreSQL database through PostgreSQL's own tools, `pg_dump
- * --format=custom` and `pg_restore`, found on PATH (docs/operations.md "Backups",
+ * --format=custom` and `pg_restore`, found on PATH (docs/operations.md "Backups and restores",
  * docs/decisions/040-operations-commands.md "Backups"). Both need a role that row-level security
  * does not filter (a superuser, or BYPASSRLS): the tenant tables force RLS, and a filtered role
  * would dump or check none of any company's rows.
@@ -85,10 +85,13 @@ async function assertReadsEveryRow(client: pg.Client, action: 'back up' | 'resto
   );
   const me = rows[0]!;
   if (me.rolsuper || me.rolbypassrls) return;
+  const how =
+    action === 'back up'
+      ? `Connect as a superuser, or as a role made for backups by a superuser: CREATE ROLE inventory_backup LOGIN BYPASSRLS PASSWORD '…' IN ROLE pg_read_all_data;`
+      : 'Connect as a superuser.';
   throw new OperatorError(
     `The role ${me.role} cannot ${action} every company's rows: the tenant tables force row-level security, and it is neither a superuser nor BYPASSRLS. ` +
-      `Connect as a superuser, or as a role made for backups by a superuser: ` +
-      `CREATE ROLE inventory_backup LOGIN BYPASSRLS PASSWORD '…' IN ROLE pg_read_all_data; (docs/operations.md "Backups").`,
+      `${how} (docs/operations.md "Backups and restores")`,
   );
 }
 
