@@ -57,7 +57,7 @@ const unquote = (ident: string): string => (ident.startsWith('"') ? ident.slice(
  * stdin;` blocks of one line per row (a newline inside a value is written `\n`), ended by `\.`.
  * @throws OperatorError when pg_restore cannot read the file.
  */
-export async function archiveRowCounts(file: string): Promise<RowCounts> {
+async function archiveRowCounts(file: string): Promise<RowCounts> {
   const counts: RowCounts = new Map();
   let table: string | null = null;
   let rows = 0;
