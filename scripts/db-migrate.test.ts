@@ -10,12 +10,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { lockDataDir } from '../server/db/client';
 import { latestMigration } from '../server/modules/health/service';
 import { TEST_APP_SECRET } from '../server/test/harness';
-import { databaseUrlFor } from '../server/test/pg-url';
+import { databaseUrlFor, withClient } from '../server/test/pg-url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -32,25 +31,15 @@ describe.skipIf(!inject('pgTemplateUrl'))('db:migrate on PostgreSQL', () => {
   const adminUrl = databaseUrlFor(inject('pgTemplateUrl')!, 'postgres');
   const name = `${inject('pgRunPrefix')}migrate_${randomBytes(4).toString('hex')}`;
 
-  const onDatabase = async <T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> => {
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      return await fn(client);
-    } finally {
-      await client.end();
-    }
-  };
-
-  afterAll(() => onDatabase(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`)));
+  afterAll(() => withClient(adminUrl, (c) => c.query(`drop database if exists ${name} with (force)`)));
 
   it('migrates a new database once when run twice at once, then finds it up to date', async () => {
-    await onDatabase(adminUrl, (c) => c.query(`create database ${name}`));
+    await withClient(adminUrl, (c) => c.query(`create database ${name}`));
     const env = { DATABASE_URL: databaseUrlFor(adminUrl, name), APP_SECRET: TEST_APP_SECRET };
 
     const runs = await Promise.all([migrate(env), migrate(env)]);
     for (const run of runs) expect(run, run.output).toMatchObject({ code: 0 });
-    const [applied] = await onDatabase(env.DATABASE_URL, async (c) => (await c.query('select count(*)::int as n, count(distinct hash)::int as d from drizzle.__drizzle_migrations')).rows);
+    const [applied] = await withClient(env.DATABASE_URL, async (c) => (await c.query('select count(*)::int as n, count(distinct hash)::int as d from drizzle.__drizzle_migrations')).rows);
     expect(applied.n).toBe(applied.d);
     expect(runs.map((r) => r.output).join('\n')).toContain(`Applied ${applied.n} migrations`);
 

@@ -4,25 +4,13 @@
  * product's migrations and distributed by `distributeTables`, as an operator's would be
  * (docs/operations.md "Moving to Citus").
  */
-import pg from 'pg';
 import { runMigrations } from '../db/migrate';
 import { distributeTables } from '../db/distribution';
 import { openPostgres } from '../db/client';
-import { databaseUrlFor } from './pg-url';
+import { databaseUrlFor, withClient } from './pg-url';
 
 /** Shards per table in tests: enough to spread tenants over both workers, few enough to create fast. */
 const TEST_SHARD_COUNT = 4;
-
-/** Runs `fn` with a client on `url`, closed after. */
-async function onClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
 
 /**
  * Creates database `name` on the cluster whose coordinator `adminUrl` names (its `postgres`
@@ -31,7 +19,7 @@ async function onClient<T>(url: string, fn: (c: pg.Client) => Promise<T>): Promi
  * @returns its URL on the coordinator.
  */
 export async function createCitusDatabase(adminUrl: string, name: string): Promise<string> {
-  const workers = await onClient(adminUrl, async (c) => {
+  const workers = await withClient(adminUrl, async (c) => {
     await c.query('set citus.enable_create_database_propagation = on');
     await c.query(`create database ${name}`);
     const { rows } = await c.query<{ host: string; port: number }>(`select nodename as host, nodeport as port from pg_dist_node where noderole = 'primary' and groupid <> 0`);
@@ -43,9 +31,9 @@ export async function createCitusDatabase(adminUrl: string, name: string): Promi
     const worker = new URL(url);
     worker.hostname = w.host;
     worker.port = String(w.port);
-    await onClient(worker.toString(), (c) => c.query('create extension if not exists citus'));
+    await withClient(worker.toString(), (c) => c.query('create extension if not exists citus'));
   }
-  await onClient(url, async (c) => {
+  await withClient(url, async (c) => {
     await c.query('create extension if not exists citus');
     await c.query('select citus_set_coordinator_host($1, $2)', [coordinator.hostname, Number(coordinator.port)]);
     for (const w of workers) await c.query('select citus_add_node($1, $2)', [w.host, w.port]);
@@ -56,13 +44,13 @@ export async function createCitusDatabase(adminUrl: string, name: string): Promi
   } finally {
     await database.close();
   }
-  await onClient(url, (c) => distributeTables(c, { shardCount: TEST_SHARD_COUNT }));
+  await withClient(url, (c) => distributeTables(c, { shardCount: TEST_SHARD_COUNT }));
   return url;
 }
 
 /** Drops database `name` on the coordinator and every worker. */
 export async function dropCitusDatabase(adminUrl: string, name: string): Promise<void> {
-  await onClient(adminUrl, async (c) => {
+  await withClient(adminUrl, async (c) => {
     await c.query('set citus.enable_create_database_propagation = on');
     await c.query(`drop database if exists ${name} with (force)`);
   });
