@@ -241,11 +241,14 @@ describe.each(backends)('the daily email on %s', (backend) => {
   });
 
   it('sends nothing while the company is behind the expired-trial gate, and the member can still change the setting', async () => {
-    await setTrialEnd(t.database.db, b.tenantId, new Date(Date.now() - 1000));
+    // The gate is judged at the send instant, so the trial ends just before it (not before the
+    // wall clock's now, which passes the instant on its day).
+    const sendAt = new Date('2026-11-27T12:00:00Z');
+    await setTrialEnd(t.database.db, b.tenantId, new Date(Math.min(Date.now(), sendAt.getTime()) - 1000));
     try {
       expect((await optIn(b.cookie, true)).statusCode).toBe(200);
       sent.length = 0;
-      expect(await sendDailyEmails(deps, b.tenantId, new Date('2026-11-27T12:00:00Z'))).toEqual({
+      expect(await sendDailyEmails(deps, b.tenantId, sendAt)).toEqual({
         day: '2026-11-27',
         sent: 0,
         alreadySent: 0,
