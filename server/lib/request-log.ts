@@ -20,16 +20,21 @@ import pino, { type DestinationStream } from 'pino';
 /** What a secret is replaced with in the log. */
 export const REDACTED = '[redacted]';
 
+/** Keys whose values are credentials: request headers, and password or token fields of a body. */
+const CREDENTIAL_KEYS = ['authorization', 'cookie', 'password', 'newPassword', 'currentPassword', 'token', 'secret'];
+
 /**
- * Keys whose values are credentials wherever a logged object carries them (pino's `redact`
- * paths, one level deep): request headers an error or a library's log line may hold, and
- * password or token fields of a request body.
+ * Where the server's log lines carry objects that may hold CREDENTIAL_KEYS: the line itself, its
+ * `headers`, an error (`err`, `error`, and their headers), better-auth's `details` (an object or
+ * the arguments it logged) and an unsent email (`mail`). Named one by one: a path starting with a
+ * wildcard (`*.password`) made every log line walk all its keys, 17 µs a line against 4 µs
+ * (200,000 request lines), and halved the health route's requests/s (15,000 against 29,600 on
+ * one machine, autocannon at 20 connections).
  */
-const REDACTED_PATHS = ['authorization', 'cookie', 'password', 'newPassword', 'currentPassword', 'token', 'secret'].flatMap((key) => [
-  key,
-  `*.${key}`,
-  `*.headers.${key}`,
-]);
+const LOGGED_CONTAINERS = ['', 'headers.', 'req.headers.', 'err.', 'err.headers.', 'error.', 'error.headers.', 'details.', 'details.headers.', 'details[*].', 'details[*].headers.', 'mail.'];
+
+/** pino's `redact` paths: every credential key in every container. */
+const REDACTED_PATHS = LOGGED_CONTAINERS.flatMap((container) => CREDENTIAL_KEYS.map((key) => `${container}${key}`));
 
 /** A logger writing to `destination` (default: standard output, asynchronously), at level 'info'. */
 export function createServerLogger(destination: DestinationStream = pino.destination({ dest: 1, sync: false })): FastifyBaseLogger {
