@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { lockDataDir, pgliteDirOf } from '../server/db/client';
 import { startJobQueue } from '../server/jobs/queue';
 import { api, backends, createTestApp, TEST_APP_SECRET, type TestApp } from '../server/test/harness';
-import { databaseUrlFor } from '../server/test/pg-url';
+import { databaseUrlFor } from '../server/db/pg-url';
 import { stockTenant } from '../server/test/stock-fixtures';
 import { seedDemo } from './demo/seed';
 

@@ -86,6 +86,7 @@ import { ledgerMismatchesSql } from '../server/modules/stock/rules';
 import { DEFAULT_SHAPE, generateBenchData } from './bench/generate';
 import { runLoad, type LoadResult, type LoadSpec } from './bench/load';
 import { mainThreadCpuMs, postgresCpuMs, processMemory, type Memory } from './bench/proc';
+import { databaseUrlFor } from '../server/db/pg-url';
 import { freePort, runNode, signIn, startServer, type ServerProcess } from './bench/server-process';
 import {
   belowMinimum,
@@ -155,12 +156,6 @@ const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0).padStart(4)} s`;
 const log = (line: string) => console.log(`[${elapsed()}] ${line}`);
 const loadAverage = () => loadavg().map((l) => l.toFixed(2)).join(' ');
-
-function databaseUrlFor(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-}
 
 const fmtMB = (m: Memory | null, key: keyof Memory) => (m ? `${fmt(m[key])} MB` : 'unreadable');
 

@@ -14,7 +14,7 @@ import { afterAll, describe, expect, inject, it } from 'vitest';
 import { lockDataDir } from '../server/db/client';
 import { latestMigration } from '../server/modules/health/service';
 import { TEST_APP_SECRET } from '../server/test/harness';
-import { databaseUrlFor, withClient } from '../server/test/pg-url';
+import { databaseUrlFor, withClient } from '../server/db/pg-url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 

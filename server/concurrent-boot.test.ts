@@ -13,7 +13,7 @@ import pg from 'pg';
 import { afterAll, describe, expect, inject, it } from 'vitest';
 import { freePort, startServer, type RunningServer } from '../e2e/fixtures/server';
 import { migrationsFolder } from './paths';
-import { databaseUrlFor } from './test/pg-url';
+import { databaseUrlFor } from './db/pg-url';
 
 const SERVERS = 3;
 

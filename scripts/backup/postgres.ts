@@ -9,6 +9,7 @@ import { spawn } from 'node:child_process';
 import { renameSync, rmSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import pg from 'pg';
+import { databaseUrlFor, withClient } from '../../server/db/pg-url';
 import { OperatorError, partialPathFor, type Summary } from './files';
 import { BEHIND_NOTE, behindThisCode, countMismatches, tableKey, tableRowCounts, totalRows, type RowCounts } from './rows';
 
@@ -153,26 +154,11 @@ export async function backupPostgres(url: string, file: string): Promise<Summary
 const RELATIONS_SQL = `select count(*)::int as n from pg_class c join pg_namespace n on n.oid = c.relnamespace
   where c.relkind in ('r', 'p', 'v', 'm', 'S', 'f') and n.nspname <> 'information_schema' and n.nspname not like 'pg\\_%'`;
 
-/** `url` with its database replaced by `database`. */
-function withDatabase(url: string, database: string): string {
-  const u = new URL(url);
-  u.pathname = `/${encodeURIComponent(database)}`;
-  return u.toString();
-}
-
 /** A name PostgreSQL keeps whole (identifiers are cut at 63 bytes): `name` cut to leave room for `suffix`. */
 const siblingName = (name: string, suffix: string): string => `${Buffer.from(name).subarray(0, 63 - suffix.length).toString()}${suffix}`;
 
 /** Runs `fn` on a client of the server's `postgres` database (creating, renaming and dropping databases). */
-async function onMaintenance<T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> {
-  const client = new pg.Client({ connectionString: withDatabase(url, 'postgres') });
-  await client.connect();
-  try {
-    return await fn(client);
-  } finally {
-    await client.end();
-  }
-}
+const onMaintenance = <T>(url: string, fn: (client: pg.Client) => Promise<T>): Promise<T> => withClient(databaseUrlFor(url, 'postgres'), fn);
 
 /**
  * Restores `file` into the empty database of `url` in one transaction, creating the application
@@ -269,7 +255,7 @@ export async function restorePostgres(url: string, file: string, opts: { clean: 
     await admin.query(`create database ${id(staging)} owner ${id(owner)}`);
   });
   try {
-    await restoreInto(withDatabase(url, staging), file, inFile, summary.notes);
+    await restoreInto(databaseUrlFor(url, staging), file, inFile, summary.notes);
   } catch (err) {
     await onMaintenance(url, (admin) => admin.query(`drop database if exists ${id(staging)}`));
     throw err;

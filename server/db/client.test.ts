@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isDatabaseUnavailable } from '../lib/db-errors';
 import { openTestDatabase } from '../test/harness';
-import { databaseUrlFor } from '../test/pg-url';
+import { databaseUrlFor } from './pg-url';
 import { queryRows, type Database } from './client';
 
 const templateUrl = inject('pgTemplateUrl');

@@ -12,7 +12,7 @@ import { loadConfig } from '../config';
 import type { MailMessage } from '../integrations/mail';
 import { findTenant } from '../modules/billing/operator';
 import { api, APP_URL, backends, createTestApp, onboard, signUpAndSignIn, TEST_APP_SECRET, type TestApp } from '../test/harness';
-import { databaseUrlFor } from '../test/pg-url';
+import { databaseUrlFor } from './pg-url';
 import { openPostgres, queryRows } from './client';
 import { runMigrations } from './migrate';
 import { APP_ROLE, withTenant } from './tenant-tx';

@@ -7,7 +7,7 @@
 import { runMigrations } from '../db/migrate';
 import { distributeTables } from '../db/distribution';
 import { openPostgres } from '../db/client';
-import { databaseUrlFor, withClient } from './pg-url';
+import { databaseUrlFor, withClient } from '../db/pg-url';
 
 /** Shards per table in tests: enough to spread tenants over both workers, few enough to create fast. */
 const TEST_SHARD_COUNT = 4;

@@ -13,7 +13,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openPostgres, wrapPglite } from '../db/client';
 import { runMigrations } from '../db/migrate';
-import { databaseUrlFor } from './pg-url';
+import { databaseUrlFor } from '../db/pg-url';
 
 declare module 'vitest' {
   export interface ProvidedContext {

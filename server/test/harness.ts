@@ -7,7 +7,6 @@
 import { randomUUID } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
-import pg from 'pg';
 import type { FastifyBaseLogger, FastifyInstance, RouteOptions } from 'fastify';
 import { inject } from 'vitest';
 import type { RouteAccess } from '../access';
@@ -17,7 +16,7 @@ import { openPostgres, wrapPglite, type Database } from '../db/client';
 import type { MailMessage } from '../integrations/mail';
 import { openIdentityCache, type IdentityCache } from '../modules/auth/identity-cache';
 import { createCitusDatabase, dropCitusDatabase } from './citus';
-import { databaseUrlFor } from './pg-url';
+import { databaseUrlFor, withClient } from '../db/pg-url';
 
 export type Backend = 'pglite' | 'postgres';
 
@@ -33,9 +32,9 @@ export async function openTestDatabase(backend: Backend): Promise<Database> {
     const snapshot = new Blob([readFileSync(inject('pgliteSnapshot'))]);
     return wrapPglite(await PGlite.create({ loadDataDir: snapshot }));
   }
+  const name = `${inject('pgRunPrefix')}${randomUUID().replaceAll('-', '').slice(0, 12)}`;
   const citusUrl = inject('citusUrl');
   if (citusUrl) {
-    const name = `${inject('pgRunPrefix')}${randomUUID().replaceAll('-', '').slice(0, 12)}`;
     const database = openPostgres(await createCitusDatabase(citusUrl, name), 20);
     return {
       ...database,
@@ -47,20 +46,14 @@ export async function openTestDatabase(backend: Backend): Promise<Database> {
   }
   const templateUrl = inject('pgTemplateUrl')!;
   const template = new URL(templateUrl).pathname.slice(1);
-  const name = `${inject('pgRunPrefix')}${randomUUID().replaceAll('-', '').slice(0, 12)}`;
-  const admin = new pg.Client({ connectionString: databaseUrlFor(templateUrl, 'postgres') });
-  await admin.connect();
-  await admin.query(`create database ${name} template ${template}`);
-  await admin.end();
+  const adminUrl = databaseUrlFor(templateUrl, 'postgres');
+  await withClient(adminUrl, (admin) => admin.query(`create database ${name} template ${template}`));
   const database = openPostgres(databaseUrlFor(templateUrl, name), 20);
   return {
     ...database,
     async close() {
       await database.close();
-      const dropper = new pg.Client({ connectionString: databaseUrlFor(templateUrl, 'postgres') });
-      await dropper.connect();
-      await dropper.query(`drop database if exists ${name} with (force)`);
-      await dropper.end();
+      await withClient(adminUrl, (admin) => admin.query(`drop database if exists ${name} with (force)`));
     },
   };
 }

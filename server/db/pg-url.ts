@@ -1,9 +1,14 @@
+/**
+ * PostgreSQL connection URLs and short-lived clients, for the tools around the server (the test
+ * harness, the benchmark, backup and restore): the server itself connects through its pool
+ * (client.ts).
+ */
 import pg from 'pg';
 
 /** Returns `url` with its database name replaced by `database`. */
 export function databaseUrlFor(url: string, database: string): string {
   const u = new URL(url);
-  u.pathname = `/${database}`;
+  u.pathname = `/${encodeURIComponent(database)}`;
   return u.toString();
 }
 
