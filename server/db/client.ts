@@ -142,6 +142,12 @@ export function openPostgres(url: string, max = 10): Database {
   };
 }
 
+/** The `pg` pool behind `db` on PostgreSQL (drizzle keeps its driver's client as `$client`); null on PGlite. */
+export function pgPoolOf(db: Db): pg.Pool | null {
+  const client: unknown = (db as { $client?: unknown }).$client;
+  return client instanceof pg.Pool ? client : null;
+}
+
 /**
  * Runs raw SQL and returns its rows, on either driver (both answer `{ rows }`). Use drizzle's
  * query builder where it fits; this is for aggregate and set-based statements.

@@ -17,7 +17,7 @@ import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import { AppError } from '../lib/errors';
-import type { Db, Tx } from './client';
+import { pgPoolOf, type Db, type Tx } from './client';
 import { schema } from './schema';
 import { sqlStateOf } from './sql-state';
 
@@ -52,9 +52,8 @@ export function isRetryable(err: unknown): boolean {
 export async function withTenant<T>(db: Db, tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      // drizzle keeps its driver's client as `$client`: a `pg` pool on PostgreSQL.
-      const pool: unknown = (db as { $client?: unknown }).$client;
-      if (pool instanceof pg.Pool) return await pooledTenantTransaction(pool, tenantId, fn);
+      const pool = pgPoolOf(db);
+      if (pool) return await pooledTenantTransaction(pool, tenantId, fn);
       return await db.transaction(async (tx) => {
         await enterTenantScope(tx, tenantId);
         return fn(tx);

@@ -13,9 +13,8 @@
 import { createHash } from 'node:crypto';
 import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
 import { getTableName } from 'drizzle-orm';
-import pg from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { Db } from '../db/client';
+import { pgPoolOf, type Db } from '../db/client';
 import { rateLimits } from '../db/schema/limits';
 
 /** One limit of the product. */
@@ -96,8 +95,8 @@ function wrap(limiter: RateLimiterAbstract, setting: LimitSetting): Limit {
  * limit shares the table, so the first one made does it for all.
  */
 export function openLimits(db: Db): Limits {
-  const pool: unknown = (db as { $client?: unknown }).$client;
-  if (!(pool instanceof pg.Pool)) {
+  const pool = pgPoolOf(db);
+  if (!pool) {
     return { limit: (s) => wrap(new RateLimiterMemory({ keyPrefix: s.name, points: s.points, duration: s.durationSeconds }), s) };
   }
   let cleared = false;
