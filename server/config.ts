@@ -5,7 +5,7 @@
  * (`configWarnings`).
  */
 import { isIP } from 'node:net';
-import { distance } from 'fastest-levenshtein';
+import { closest, distance } from 'fastest-levenshtein';
 import { z } from 'zod';
 
 const optionalUrl = z.preprocess((v) => (v === '' ? undefined : v), z.url().optional());
@@ -57,6 +57,9 @@ const HOSTAWAY_DEFAULT_BASE = 'https://api.hostaway.com';
 /** Price-id variables: STRIPE_PRICE_{TIER}_{MONTHLY|YEARLY}, e.g. STRIPE_PRICE_STARTER_YEARLY. */
 const PRICE_VAR = /^STRIPE_PRICE_([A-Z0-9_]+)_(MONTHLY|YEARLY)$/;
 
+/** Where the embedded database lives without DATA_DIR, relative to the working directory. */
+const DEFAULT_DATA_DIR = './data';
+
 const schema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -64,7 +67,7 @@ const schema = z
     TRUST_PROXY: trustProxy,
     /** Public origin used in email links and as the trusted origin; defaults to http://localhost:PORT. */
     APP_URL: optionalUrl,
-    DATA_DIR: z.string().min(1).default('./data'),
+    DATA_DIR: z.string().min(1).default(DEFAULT_DATA_DIR),
     /** PostgreSQL connection string; when set, the embedded database is not used. */
     DATABASE_URL: z.preprocess(
       (v) => (v === '' ? undefined : v),
@@ -275,22 +278,12 @@ export interface ConfigWarning {
   message: string;
 }
 
-/** The known variable nearest to `name` (upper case) by edit distance among `candidates`, with its distance. */
-function nearest(name: string, candidates: readonly string[]): { known: string; edits: number } {
-  let best = { known: candidates[0]!, edits: Infinity };
-  for (const known of candidates) {
-    const edits = distance(name, known);
-    if (edits < best.edits) best = { known, edits };
-  }
-  return best;
-}
-
 /** What `variable` (not one the server reads) probably meant, or null when it does not look meant for the server. */
 function probablyMeant(variable: string, env: Record<string, string | undefined>): string | null {
   const name = variable.toUpperCase();
   // Names are compared in upper case: database_url is a misspelling of DATABASE_URL too.
-  const closest = nearest(name, KNOWN_VARIABLES);
-  if (closest.edits <= misspellingDistance(closest.known)) return closest.known;
+  const known = closest(name, KNOWN_VARIABLES);
+  if (distance(name, known) <= misspellingDistance(known)) return known;
   const words = name.split('_');
   const namesADatabase =
     LIBPQ_SERVER_VARIABLES.has(name) || (words.some((w) => DATABASE_WORDS.has(w)) && words.some((w) => ADDRESS_WORDS.has(w)));
@@ -298,7 +291,7 @@ function probablyMeant(variable: string, env: Record<string, string | undefined>
   if (namesADatabase && !env.DATABASE_URL) return 'DATABASE_URL';
   if (name.startsWith('STRIPE_PRICE_')) return 'STRIPE_PRICE_{TIER}_{MONTHLY|YEARLY}';
   const prefix = OUR_PREFIXES.find((p) => name.startsWith(p));
-  if (prefix) return nearest(name, KNOWN_VARIABLES.filter((known) => known.startsWith(prefix))).known;
+  if (prefix) return closest(name, KNOWN_VARIABLES.filter((k) => k.startsWith(prefix)));
   return null;
 }
 
@@ -317,7 +310,7 @@ export function configWarnings(env: Record<string, string | undefined> = process
     const meant = probablyMeant(variable, env);
     if (!meant) continue;
     const embedded =
-      meant === 'DATABASE_URL' && !env.DATABASE_URL ? ` Without DATABASE_URL the server uses the embedded database in ${env.DATA_DIR || './data'}.` : '';
+      meant === 'DATABASE_URL' && !env.DATABASE_URL ? ` Without DATABASE_URL the server uses the embedded database in ${env.DATA_DIR || DEFAULT_DATA_DIR}.` : '';
     warnings.push({ variable, meant, message: `${variable} is not a variable the server reads: did you mean ${meant}?${embedded}` });
   }
   return warnings;
