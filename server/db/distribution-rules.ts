@@ -7,32 +7,11 @@
  * - a foreign key between company tables holds `tenant_id` on both sides, and none updates a key
  *   holding `tenant_id` by CASCADE, SET NULL or SET DEFAULT (Citus refuses them);
  * - no statement-level trigger on a distributed or reference table (they run on the workers'
- *   shards, where a transition table cannot be read by a distributed statement), except those
- *   KNOWN_STATEMENT_TRIGGERS still to be replaced;
+ *   shards, where a transition table cannot be read by a distributed statement; migration 0033);
  * - no trigger on a company table sends a notification (it would run on a worker, where no server
  *   listens).
  */
 import { COORDINATOR_TABLES, DISTRIBUTION_COLUMN, REFERENCE_TABLES } from './distribution';
-
-/**
- * Statement-level triggers that do not run on Citus yet (decision 042, Consequences): the usage
- * totals, the Dashboard's alert counts and the forecast's change log. The list only shrinks.
- */
-export const KNOWN_STATEMENT_TRIGGERS: readonly string[] = [
-  'inventory_logs.inventory_logs_usage_delete',
-  'inventory_logs.inventory_logs_usage_insert',
-  'inventory_logs.inventory_logs_usage_update_new',
-  'inventory_logs.inventory_logs_usage_update_old',
-  'reservations.reservations_forecast_change_delete',
-  'reservations.reservations_forecast_change_insert',
-  'reservations.reservations_forecast_change_update',
-  'unit_inventory.unit_inventory_alert_counts_delete',
-  'unit_inventory.unit_inventory_alert_counts_insert',
-  'unit_inventory.unit_inventory_alert_counts_update',
-  'unit_inventory.unit_inventory_forecast_change_delete',
-  'unit_inventory.unit_inventory_forecast_change_insert',
-  'unit_inventory.unit_inventory_forecast_change_update',
-];
 
 /** One broken rule: the table, and what is wrong in plain words. */
 export interface DistributionProblem {
@@ -97,7 +76,7 @@ export async function distributionProblems(query: CatalogQuery): Promise<Distrib
   );
   for (const t of triggers) {
     const distributed = company.has(t.table) || (REFERENCE_TABLES as readonly string[]).includes(t.table);
-    if (distributed && t.statement && !KNOWN_STATEMENT_TRIGGERS.includes(`${t.table}.${t.name}`)) {
+    if (distributed && t.statement) {
       problems.push({ table: t.table, problem: `statement-level trigger ${t.name}: triggers on distributed tables run on the workers' shards; use a row-level trigger writing rows of the same company, or the writer's own statement` });
     }
     if (company.has(t.table) && t.notifies) {

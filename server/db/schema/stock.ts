@@ -234,8 +234,8 @@ export const inventoryLogs = pgTable(
  * row's unit cost). A day's totals grow with every request (migration 0011,
  * docs/decisions/011-input-limits.md): `used` is bigint (2^63 pieces take 9 × 10^12 requests of the
  * maximum 1,000,000) and `cost_cents` an unbounded numeric (~92,000 requests at the maximum
- * quantity and cost pass 2^63 cents). Kept equal to the ledger's sums by statement triggers on
- * inventory_logs (migration 0006, docs/decisions/007-usage-rollups.md), so reports read a day of a
+ * quantity and cost pass 2^63 cents). Kept equal to the ledger's sums by row triggers on
+ * inventory_logs (migrations 0006 and 0033, docs/decisions/007-usage-rollups.md), so reports read a day of a
  * unit as one row.
  */
 export const unitUsageDaily = pgTable(
