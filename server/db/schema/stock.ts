@@ -117,7 +117,9 @@ export const garageInventory = pgTable(
   'garage_inventory',
   {
     tenantId: tenantId(),
-    id: uuid('id').notNull().defaultRandom(),
+    // Made by the BEFORE INSERT trigger stock_row_defaults (migration 0034), not a column default:
+    // a volatile default keeps Citus from sending an INSERT … SELECT to the company's shard.
+    id: uuid('id').notNull(),
     garageId: uuid('garage_id').notNull(),
     itemId: uuid('item_id').notNull(),
     quantity: integer('quantity').notNull().default(0),
@@ -143,7 +145,9 @@ export const unitInventory = pgTable(
   'unit_inventory',
   {
     tenantId: tenantId(),
-    id: uuid('id').notNull().defaultRandom(),
+    // Made by the BEFORE INSERT trigger stock_row_defaults (migration 0034), not a column default:
+    // a volatile default keeps Citus from sending an INSERT … SELECT to the company's shard.
+    id: uuid('id').notNull(),
     unitId: uuid('unit_id').notNull(),
     itemId: uuid('item_id').notNull(),
     quantity: integer('quantity').notNull().default(0),
@@ -177,8 +181,10 @@ export const inventoryLogs = pgTable(
   'inventory_logs',
   {
     tenantId: tenantId(),
-    // Time-ordered (UUID version 7, migration 0027): a company's new movements go to the end of the key.
-    id: uuid('id').notNull().default(sql`uuid_v7()`),
+    // Time-ordered (UUID version 7, migration 0027): a company's new movements go to the end of the
+    // key. Made by the BEFORE INSERT trigger ledger_row_id (migration 0034), not a column default: a
+    // volatile default keeps Citus from sending an INSERT … SELECT to the company's shard.
+    id: uuid('id').notNull(),
     itemId: uuid('item_id').notNull(),
     quantityChange: integer('quantity_change').notNull(),
     sourceType: text('source_type', { enum: ['unit', 'garage'] }).notNull(),

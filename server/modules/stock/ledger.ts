@@ -46,11 +46,13 @@ export async function ensureStockRow(tx: Tx, tenantId: string, location: Locatio
   const created = await queryRows(
     tx,
     sql`
-    insert into ${table} (tenant_id, ${column}, item_id, quantity)
-    select ${tenantId}, ${location.id}, ${itemId}, 0
-    where not exists (select 1 from ${table} where tenant_id = ${tenantId} and ${column} = ${location.id} and item_id = ${itemId})
+    insert into ${table} as s (tenant_id, ${column}, item_id, quantity)
+    select i.tenant_id, ${location.id}::uuid, i.id, 0
+    from items i
+    where i.tenant_id = ${tenantId} and i.id = ${itemId}
+      and not exists (select 1 from ${table} where tenant_id = ${tenantId} and ${column} = ${location.id} and item_id = ${itemId})
     on conflict (tenant_id, ${column}, item_id) do nothing
-    returning id`,
+    returning s.id`,
   );
   return created.length > 0;
 }
@@ -162,8 +164,8 @@ export async function countStock(
   // Missing rows first, by their own statement, as ensureStockRow does (its comment says why).
   await tx.execute(sql`
     insert into ${table} (tenant_id, ${column}, item_id, quantity)
-    select ${meta.tenantId}, w.location_id, w.item_id, 0
-    from ${wanted}
+    select i.tenant_id, w.location_id, i.id, 0
+    from ${wanted} join items i on i.tenant_id = ${meta.tenantId} and i.id = w.item_id
     where w.quantity > 0
       and not exists (select 1 from ${table} s where s.tenant_id = ${meta.tenantId} and s.${column} = w.location_id and s.item_id = w.item_id)
     order by w.location_id, w.item_id
@@ -220,7 +222,7 @@ export async function zeroLocation(tx: Tx, location: Location, meta: MovementMet
       returning s.item_id, cur.quantity as previous
     )
     insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, ${column}, type, unit_cost, user_id, note)
-    select ${meta.tenantId}::uuid, upd.item_id, -upd.previous, ${location.kind}::text, ${location.id}::uuid, 'count', i.count_cost,
+    select i.tenant_id, upd.item_id, -upd.previous, ${location.kind}::text, ${location.id}::uuid, 'count', i.count_cost,
            ${meta.userId}::uuid, ${meta.note ?? null}::text
     from upd join items i on i.tenant_id = ${meta.tenantId} and i.id = upd.item_id`);
 }

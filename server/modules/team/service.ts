@@ -87,7 +87,8 @@ export interface InviteContext {
 async function senderOf(tx: Tx, who: TenantIdentity): Promise<{ company: string; inviter: string }> {
   const [row] = await queryRows<{ company: string; inviter: string | null }>(
     tx,
-    sql`select t.name as company, d.name as inviter from tenants t left join member_directory d on d.user_id = ${who.userId} where t.id = ${who.tenantId}`,
+    // A subquery, not an outer join: Citus refuses an outer join with the view's tenant filter on PostgreSQL 15.
+    sql`select t.name as company, (select d.name from member_directory d where d.user_id = ${who.userId}) as inviter from tenants t where t.id = ${who.tenantId}`,
   );
   const inviter = row?.inviter && row.inviter !== who.email ? `${row.inviter} (${who.email})` : who.email;
   return { company: row?.company ?? 'your company', inviter };

@@ -48,12 +48,12 @@ export async function openEmptyUnitStockRows(tx: Tx, unitIds: string[], meta: Mo
   const ids = pgArray(unitIds);
   await tx.execute(sql`
     insert into unit_inventory (tenant_id, unit_id, item_id, quantity)
-    select ${meta.tenantId}::uuid, u.id, i.id, 0
+    select i.tenant_id, u.id, i.id, 0
     from unnest(${ids}::uuid[]) as u(id) cross join items i
     where i.tenant_id = ${meta.tenantId}`);
   await tx.execute(sql`
     insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, unit_id, type, unit_cost, user_id, note)
-    select ${meta.tenantId}::uuid, i.id, 0, 'unit', u.id, 'initial', i.count_cost, ${meta.userId}::uuid, ${meta.note ?? null}::text
+    select i.tenant_id, i.id, 0, 'unit', u.id, 'initial', i.count_cost, ${meta.userId}::uuid, ${meta.note ?? null}::text
     from unnest(${ids}::uuid[]) as u(id) cross join items i
     where i.tenant_id = ${meta.tenantId}`);
 }
