@@ -148,10 +148,12 @@ async function computeAndStore(tx: Tx, tenantId: string, now: Date, learnedAt: s
     await tx.execute(sql`
       insert into unit_projections (tenant_id, unit_id, end_day, day, rates_learned_at, model_version, stays, items_short, first_shortfall_date,
         first_runs_out, first_item_id, short_json, pick_json, brings)
-      select ${tenantId}, r.unit_id, r.end_day, r.day, ${learnedAt}::timestamptz, ${FORECAST_MODEL_VERSION}::int,
+      select u.tenant_id, r.unit_id, r.end_day, r.day, ${learnedAt}::timestamptz, ${FORECAST_MODEL_VERSION}::int,
         r.stays, r.items_short, r.first_shortfall_date, r.first_runs_out, r.first_item_id, r.short_json, r.pick_json, r.brings
       from json_to_recordset(${JSON.stringify(rows.slice(k, k + STORE_SLICE))}::json) as r(unit_id uuid, end_day date, day date, stays int,
         items_short int, first_shortfall_date date, first_runs_out boolean, first_item_id uuid, short_json text, pick_json text, brings json)
+      -- tenant_id from the company's unit, not a parameter: a statement Citus sends to the company's shard (decision 042).
+      join units u on u.tenant_id = ${tenantId} and u.id = r.unit_id
       on conflict (tenant_id, unit_id, end_day) do update set day = excluded.day, rates_learned_at = excluded.rates_learned_at,
         model_version = excluded.model_version, stays = excluded.stays, items_short = excluded.items_short, first_shortfall_date = excluded.first_shortfall_date,
         first_runs_out = excluded.first_runs_out, first_item_id = excluded.first_item_id, short_json = excluded.short_json,

@@ -77,17 +77,20 @@ export async function refreshUsageRates(db: Db, tenantId: string, now: Date): Pr
       items.map((i) => ({ id: i.id, defaultPerStay: i.usage_per_stay_default === null ? null : Number(i.usage_per_stay_default) })),
     );
 
+    // The rows below take tenant_id from the company's items they join, not from a parameter:
+    // Citus sends such an INSERT … SELECT whole to the company's shard (decision 042).
     await tx.execute(sql`delete from usage_rates where tenant_id = ${tenantId}`);
     await tx.execute(sql`delete from item_usage_rates where tenant_id = ${tenantId}`);
     const company = [...learned.company.entries()];
     if (company.length > 0) {
       await tx.execute(sql`
         insert into item_usage_rates (tenant_id, item_id, per_stay, per_guest_night, fixed_share, properties, basis, learned_at)
-        select ${tenantId}, r.item_id, r.per_stay, r.per_guest_night, r.fixed_share, r.properties, r.basis, ${now.toISOString()}::timestamptz
+        select i.tenant_id, r.item_id, r.per_stay, r.per_guest_night, r.fixed_share, r.properties, r.basis, ${now.toISOString()}::timestamptz
         from unnest(${pgArray(company.map(([id]) => id))}::uuid[], ${pgArray(company.map(([, r]) => fixed4(r.perStay)))}::numeric[],
           ${pgArray(company.map(([, r]) => fixed4(r.perGuestNight)))}::numeric[], ${pgArray(company.map(([, r]) => fixed4(r.fixedShare)))}::numeric[],
           ${pgArray(company.map(([, r]) => r.properties))}::int[], ${pgArray(company.map(([, r]) => r.basis))}::text[])
-          as r(item_id, per_stay, per_guest_night, fixed_share, properties, basis)`);
+          as r(item_id, per_stay, per_guest_night, fixed_share, properties, basis)
+        join items i on i.tenant_id = ${tenantId} and i.id = r.item_id`);
     }
     const rows = [...learned.byUnit.entries()].flatMap(([unitId, rates]) => [...rates.entries()].map(([itemId, rate]) => ({ unitId, itemId, rate })));
     // In slices, so no statement carries more than a few megabytes of parameters.
@@ -95,12 +98,13 @@ export async function refreshUsageRates(db: Db, tenantId: string, now: Date): Pr
       const slice = rows.slice(k, k + 20_000);
       await tx.execute(sql`
         insert into usage_rates (tenant_id, unit_id, item_id, per_stay, per_guest_night, fixed_share, stays, guest_nights, basis, learned_at)
-        select ${tenantId}, r.unit_id, r.item_id, r.per_stay, r.per_guest_night, r.fixed_share, r.stays, r.guest_nights, r.basis, ${now.toISOString()}::timestamptz
+        select i.tenant_id, r.unit_id, r.item_id, r.per_stay, r.per_guest_night, r.fixed_share, r.stays, r.guest_nights, r.basis, ${now.toISOString()}::timestamptz
         from unnest(${pgArray(slice.map((s) => s.unitId))}::uuid[], ${pgArray(slice.map((s) => s.itemId))}::uuid[],
           ${pgArray(slice.map((s) => fixed4(s.rate.perStay)))}::numeric[], ${pgArray(slice.map((s) => fixed4(s.rate.perGuestNight)))}::numeric[],
           ${pgArray(slice.map((s) => fixed4(s.rate.fixedShare)))}::numeric[], ${pgArray(slice.map((s) => s.rate.stays))}::int[],
           ${pgArray(slice.map((s) => s.rate.guestNights))}::int[], ${pgArray(slice.map((s) => s.rate.basis))}::text[])
-          as r(unit_id, item_id, per_stay, per_guest_night, fixed_share, stays, guest_nights, basis)`);
+          as r(unit_id, item_id, per_stay, per_guest_night, fixed_share, stays, guest_nights, basis)
+        join items i on i.tenant_id = ${tenantId} and i.id = r.item_id`);
     }
   });
   return now;

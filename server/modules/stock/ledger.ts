@@ -80,9 +80,9 @@ export async function changeStock(
       returning tenant_id, item_id, quantity
     ), logged as (
       insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, ${column}, type, transfer_id, unit_cost, user_id, note)
-      select upd.tenant_id, upd.item_id, ${delta}::int, ${location.kind}::text, ${location.id}::uuid, ${type}::text,
+      select i.tenant_id, upd.item_id, ${delta}::int, ${location.kind}::text, ${location.id}::uuid, ${type}::text,
              ${meta.transferId ?? null}::uuid, i.count_cost, ${meta.userId}::uuid, ${meta.note ?? null}::text
-      from upd join items i on i.tenant_id = upd.tenant_id and i.id = upd.item_id
+      from upd join items i on i.tenant_id = ${meta.tenantId} and i.id = upd.item_id
       where ${delta}::int <> 0
     )
     select quantity from upd`,
@@ -120,9 +120,9 @@ export async function setStock(
       returning s.tenant_id, s.item_id, cur.quantity as previous, s.quantity
     ), logged as (
       insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, ${column}, type, unit_cost, user_id, note)
-      select upd.tenant_id, upd.item_id, upd.quantity - upd.previous, ${location.kind}::text, ${location.id}::uuid, ${type}::text,
+      select i.tenant_id, upd.item_id, upd.quantity - upd.previous, ${location.kind}::text, ${location.id}::uuid, ${type}::text,
              i.count_cost, ${meta.userId}::uuid, ${meta.note ?? null}::text
-      from upd join items i on i.tenant_id = upd.tenant_id and i.id = upd.item_id
+      from upd join items i on i.tenant_id = ${meta.tenantId} and i.id = upd.item_id
       where upd.quantity <> upd.previous
     )
     select previous, quantity from upd`,
@@ -185,9 +185,9 @@ export async function countStock(
       returning s.tenant_id, cur.location_id, s.item_id, cur.quantity as previous, s.quantity, cur.user_id
     ), logged as (
       insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, ${column}, type, unit_cost, user_id, note)
-      select upd.tenant_id, upd.item_id, upd.quantity - upd.previous, ${kind}::text, upd.location_id, 'count',
+      select i.tenant_id, upd.item_id, upd.quantity - upd.previous, ${kind}::text, upd.location_id, 'count',
              i.count_cost, upd.user_id, ${meta.note ?? null}::text
-      from upd join items i on i.tenant_id = upd.tenant_id and i.id = upd.item_id
+      from upd join items i on i.tenant_id = ${meta.tenantId} and i.id = upd.item_id
     )
     select location_id, item_id, previous, quantity from upd order by location_id, item_id`,
   );
