@@ -17,6 +17,7 @@ import { dailyEmailSends } from '../../db/schema/forecast';
 import { withTenant } from '../../db/tenant-tx';
 import type { Mailer } from '../../integrations/mail';
 import { AppError } from '../../lib/errors';
+import { peopleByIds } from '../auth/people';
 import type { TenantIdentity } from '../auth/session';
 import { assertAccess } from '../billing/plans';
 import { companyZone, isTimeZone, localDay } from '../stays/local-days';
@@ -90,28 +91,31 @@ export async function unsubscribe(db: Db, signer: UnsubscribeSigner, token: stri
   const refuse = () => new AppError('VALIDATION', INVALID_UNSUBSCRIBE_LINK, [{ path: ['token'], message: INVALID_UNSUBSCRIBE_LINK }]);
   if (!proven) throw refuse();
   const [row] = await withTenant(db, proven.tenantId, (tx) =>
-    queryRows<{ email: string; company_name: string }>(
+    queryRows<{ user_id: string; company_name: string }>(
       tx,
       sql`with changed as (
             update memberships set daily_email = false
             where tenant_id = ${proven.tenantId} and user_id = ${proven.userId} returning user_id)
-          select d.email, t.name as company_name from changed c
-          join member_directory d on d.user_id = c.user_id join tenants t on t.id = ${proven.tenantId}`,
+          select c.user_id, t.name as company_name from changed c join tenants t on t.id = ${proven.tenantId}`,
     ),
   );
-  if (!row) throw refuse();
-  return row;
+  const person = row && (await peopleByIds(db, [row.user_id])).get(row.user_id);
+  if (!row || !person) throw refuse();
+  return { email: person.email, company_name: row.company_name };
 }
 
 /** The company's members who get the email, by address. */
 async function recipients(db: Db, tenantId: string): Promise<{ user_id: string; email: string }[]> {
-  return withTenant(db, tenantId, (tx) =>
-    queryRows<{ user_id: string; email: string }>(
-      tx,
-      sql`select d.user_id, d.email from memberships m join member_directory d on d.user_id = m.user_id
-          where m.tenant_id = ${tenantId} and m.daily_email order by d.email`,
-    ),
+  const members = await withTenant(db, tenantId, (tx) =>
+    queryRows<{ user_id: string }>(tx, sql`select user_id from memberships where tenant_id = ${tenantId} and daily_email`),
   );
+  const people = await peopleByIds(db, members.map((m) => m.user_id));
+  return members
+    .flatMap((m) => {
+      const person = people.get(m.user_id);
+      return person ? [{ user_id: m.user_id, email: person.email }] : [];
+    })
+    .sort((a, b) => a.email.localeCompare(b.email));
 }
 
 /** Whether any member of the company gets the email. */

@@ -21,6 +21,7 @@ import type { Mailer } from '../../integrations/mail';
 import { AppError, notFound } from '../../lib/errors';
 import { ROLE_REFUSED_MESSAGE } from '../../lib/roles';
 import { identityChanged } from '../auth/identity-cache';
+import { peopleByIds } from '../auth/people';
 import type { TenantIdentity } from '../auth/session';
 import { assertWithinLimit } from '../billing/plans';
 import { invitationLink, invitationMail } from './mail';
@@ -40,40 +41,47 @@ const iso = (d: Date | string) => new Date(d).toISOString();
 
 /** The members of the caller's company (by email) and its open invitations (newest first). */
 export async function listTeam(db: Db, who: TenantIdentity, now: Date): Promise<TeamResponse> {
-  return withTenant(db, who.tenantId, async (tx) => {
-    const members = await queryRows<{ user_id: string; email: string; name: string; role: string; joined_at: string | Date; last_active_at: string | Date | null }>(
+  const { members, open } = await withTenant(db, who.tenantId, async (tx) => ({
+    members: await queryRows<{ user_id: string; role: string; joined_at: string | Date }>(
       tx,
-      sql`select user_id, email, name, role, joined_at, last_active_at from member_directory order by lower(email)`,
-    );
-    const open = await queryRows<{ id: string; email: string; role: string; expires_at: string | Date; invited_by: string | null }>(
+      sql`select user_id, role, created_at as joined_at from memberships where tenant_id = ${who.tenantId}`,
+    ),
+    open: await queryRows<{ id: string; email: string; role: string; expires_at: string | Date; inviter_id: string | null }>(
       tx,
-      sql`select i.id, i.email, i.role, i.expires_at, d.email as invited_by
-          from invitations i left join member_directory d on d.user_id = i.inviter_id
+      sql`select i.id, i.email, i.role, i.expires_at, i.inviter_id
+          from invitations i
           where i.tenant_id = ${who.tenantId} and i.status = 'pending' and i.expires_at > ${now.toISOString()}::timestamptz
           order by i.created_at desc`,
-    );
-    return {
-      members: members.map(
-        (m): TeamMember => ({
-          user_id: m.user_id,
-          email: m.email,
-          name: m.name,
-          role: (roles as readonly string[]).includes(m.role) ? (m.role as Role) : null,
-          joined_at: iso(m.joined_at),
-          last_active_at: m.last_active_at === null ? null : iso(m.last_active_at),
-        }),
-      ),
-      invitations: open.map(
-        (i): PendingInvitation => ({
-          id: i.id,
-          email: i.email,
-          role: (invitedRoles as readonly string[]).includes(i.role) ? (i.role as PendingInvitation['role']) : 'member',
-          expires_at: iso(i.expires_at),
-          invited_by: i.invited_by ?? 'a former member',
-        }),
-      ),
-    };
+    ),
+  }));
+  const people = await peopleByIds(db, members.map((m) => m.user_id));
+  const listed = members.flatMap((m) => {
+    const person = people.get(m.user_id);
+    return person ? [{ ...m, person }] : [];
   });
+  listed.sort((a, b) => a.person.email.toLowerCase().localeCompare(b.person.email.toLowerCase()));
+  return {
+    members: listed.map(
+      (m): TeamMember => ({
+        user_id: m.user_id,
+        email: m.person.email,
+        name: m.person.name,
+        role: (roles as readonly string[]).includes(m.role) ? (m.role as Role) : null,
+        joined_at: iso(m.joined_at),
+        last_active_at: m.person.lastActiveAt === null ? null : m.person.lastActiveAt.toISOString(),
+      }),
+    ),
+    invitations: open.map(
+      (i): PendingInvitation => ({
+        id: i.id,
+        email: i.email,
+        role: (invitedRoles as readonly string[]).includes(i.role) ? (i.role as PendingInvitation['role']) : 'member',
+        expires_at: iso(i.expires_at),
+        // An inviter who has left the company is not named.
+        invited_by: (i.inviter_id && members.some((m) => m.user_id === i.inviter_id) ? people.get(i.inviter_id)?.email : undefined) ?? 'a former member',
+      }),
+    ),
+  };
 }
 
 export interface InviteContext {
@@ -83,15 +91,12 @@ export interface InviteContext {
   now: Date;
 }
 
-/** The company's name and the inviter's name, for the email. */
-async function senderOf(tx: Tx, who: TenantIdentity): Promise<{ company: string; inviter: string }> {
-  const [row] = await queryRows<{ company: string; inviter: string | null }>(
-    tx,
-    // A subquery, not an outer join: Citus refuses an outer join with the view's tenant filter on PostgreSQL 15.
-    sql`select t.name as company, (select d.name from member_directory d where d.user_id = ${who.userId}) as inviter from tenants t where t.id = ${who.tenantId}`,
-  );
-  const inviter = row?.inviter && row.inviter !== who.email ? `${row.inviter} (${who.email})` : who.email;
-  return { company: row?.company ?? 'your company', inviter };
+/** The company's name and the inviter's name, for the email (read by the server's login, before the invitation's transaction). */
+async function senderOf(db: Db, who: TenantIdentity): Promise<{ company: string; inviter: string }> {
+  const [company] = await queryRows<{ name: string }>(db, sql`select name from tenants where id = ${who.tenantId}`);
+  const name = (await peopleByIds(db, [who.userId])).get(who.userId)?.name;
+  const inviter = name && name !== who.email ? `${name} (${who.email})` : who.email;
+  return { company: company?.name ?? 'your company', inviter };
 }
 
 /**
@@ -129,7 +134,8 @@ export async function invite(ctx: InviteContext, who: TenantIdentity, body: Invi
   }
   const { token, hash } = newToken();
   const expiresAt = addDays(ctx.now, INVITATION_DAYS, { in: utc });
-  const { id, sender } = await withTenant(ctx.db, who.tenantId, async (tx) => {
+  const sender = await senderOf(ctx.db, who);
+  const id = await withTenant(ctx.db, who.tenantId, async (tx) => {
     await assertWithinLimit(tx, who.tenantId, 'users', 1, ctx.now);
     // An expired invitation of the address no longer holds its seat nor blocks a new one.
     await tx
@@ -142,7 +148,7 @@ export async function invite(ctx: InviteContext, who: TenantIdentity, body: Invi
       .onConflictDoNothing()
       .returning({ id: invitations.id });
     if (inserted.length === 0) throw new AppError('CONFLICT', `An invitation to ${body.email} is already pending. Resend it from the list.`);
-    return { id: inserted[0]!.id, sender: await senderOf(tx, who) };
+    return inserted[0]!.id;
   });
   await mailOrRollBack(
     ctx,
@@ -160,7 +166,8 @@ export async function invite(ctx: InviteContext, who: TenantIdentity, body: Invi
 export async function resendInvitation(ctx: InviteContext, who: TenantIdentity, invitationId: string): Promise<PendingInvitation> {
   const { token, hash } = newToken();
   const expiresAt = addDays(ctx.now, INVITATION_DAYS, { in: utc });
-  const { row, previous, sender } = await withTenant(ctx.db, who.tenantId, async (tx) => {
+  const sender = await senderOf(ctx.db, who);
+  const { row, previous } = await withTenant(ctx.db, who.tenantId, async (tx) => {
     const [found] = await tx
       .select({ email: invitations.email, role: invitations.role, expiresAt: invitations.expiresAt, tokenHash: invitations.tokenHash })
       .from(invitations)
@@ -172,7 +179,7 @@ export async function resendInvitation(ctx: InviteContext, who: TenantIdentity, 
       .update(invitations)
       .set({ tokenHash: hash, expiresAt })
       .where(and(eq(invitations.organizationId, who.tenantId), eq(invitations.id, invitationId)));
-    return { row: found, previous: { tokenHash: found.tokenHash, expiresAt: found.expiresAt }, sender: await senderOf(tx, who) };
+    return { row: found, previous: { tokenHash: found.tokenHash, expiresAt: found.expiresAt } };
   });
   const role = row.role === 'admin' ? 'admin' : 'member';
   await mailOrRollBack(ctx, invitationMail({ to: row.email, ...sender, role, link: invitationLink(ctx.appUrl, token) }), () =>
