@@ -44,8 +44,8 @@ export interface DistributionResult {
  * - REFERENCE_TABLES become reference tables, then every table with `tenant_id` is distributed by
  *   it, all in one co-location group;
  * - the database's settings for the application: `SET LOCAL` reaches the workers
- *   (`citus.propagate_set_commands`), triggers may exist on distributed tables (they only write
- *   co-located rows of the same tenant), a query of several shards uses one connection per node
+ *   (`citus.propagate_set_commands`), triggers may exist on distributed tables and write from
+ *   the shard's node (they only write co-located rows of the same tenant), a query of several shards uses one connection per node
  *   (`citus.multi_shard_modify_mode`), and the application role may log in on the workers, where
  *   Citus connects as the current user.
  * @returns the tables changed by this run (empty lists when everything was distributed already).
@@ -93,6 +93,9 @@ export async function distributeTables(client: pg.Client | pg.PoolClient, opts: 
   // Settings of the database, read by every later session (ALTER DATABASE cannot run in a transaction block).
   await client.query(`alter database ${quoteIdent(database)} set citus.propagate_set_commands = 'local'`);
   await client.query(`alter database ${quoteIdent(database)} set citus.enable_unsafe_triggers = on`);
+  // The totals' row triggers (migration 0033) run on the worker holding the changed row and write
+  // rows of the same company, which live in the co-located shards of that worker.
+  await client.query(`alter database ${quoteIdent(database)} set citus.allow_nested_distributed_execution = on`);
   // A transaction that wrote a reference table (tenants, users, sessions) after a query that used
   // parallel connections to the shards is refused; one connection per node keeps both possible.
   await client.query(`alter database ${quoteIdent(database)} set citus.multi_shard_modify_mode = 'sequential'`);

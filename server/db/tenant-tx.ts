@@ -112,16 +112,38 @@ function drizzleOn(client: pg.PoolClient): Tx {
 }
 
 /**
- * One tenant transaction on a connection of `pool`, opened and scoped in one round trip: BEGIN and
- * the scope go together as one simple-protocol message, where drizzle's `transaction` sends them
- * one at a time.
+ * Whether the database behind `pool` is a Citus coordinator, asked once per pool. A coordinator
+ * passes a `SET LOCAL` on to the workers as the text of the whole message it came in, so there
+ * BEGIN and each setting must go alone (a worker given `begin; set local …` inside its own
+ * transaction fails: "the backend has already been assigned a transaction id").
+ */
+const citusPools = new WeakMap<pg.Pool, Promise<boolean>>();
+function isCitus(pool: pg.Pool, client: pg.PoolClient): Promise<boolean> {
+  let known = citusPools.get(pool);
+  if (!known) {
+    known = client.query<{ citus: boolean }>(`select exists (select 1 from pg_extension where extname = 'citus') as citus`).then((r) => r.rows[0]!.citus);
+    citusPools.set(pool, known);
+    known.catch(() => citusPools.delete(pool));
+  }
+  return known;
+}
+
+/**
+ * One tenant transaction on a connection of `pool`, opened and scoped in one round trip on
+ * PostgreSQL: BEGIN and the scope go together as one simple-protocol message, where drizzle's
+ * `transaction` sends them one at a time (on Citus, one at a time too: isCitus).
  * A connection whose ROLLBACK fails is broken and is destroyed instead of returned to the pool.
  */
 async function pooledTenantTransaction<T>(pool: pg.Pool, tenantId: string, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query(`begin; ${tenantScope(tenantId)}`);
+    if (await isCitus(pool, client)) {
+      await client.query('begin');
+      for (const statement of tenantScope(tenantId).split('; ')) await client.query(statement);
+    } else {
+      await client.query(`begin; ${tenantScope(tenantId)}`);
+    }
     const result = await fn(drizzleOn(client));
     await client.query('commit');
     return result;
