@@ -120,7 +120,7 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
     const [owner] = await queryRows<{ user_id: string }>(t.database.db, sql`select user_id from memberships where tenant_id = ${tenantB} limit 1`);
     const invitation = (await api(t, cookieB, 'POST', '/api/invitations', { email: 'invited-to-b@example.com', role: 'member' })).json() as { id: string };
     const b: Ids = { unit: await one('units'), garage: await one('garages'), item: await one('items'), movement: use!.id, scan: await one('scans'), user: owner!.user_id, invitation: invitation.id };
-    const beforeTeam = await queryRows(t.database.db, sql`select m.user_id, m.role, i.status, i.expires_at from memberships m full join invitations i on false where m.tenant_id = ${tenantB} or i.tenant_id = ${tenantB} order by 1, 2, 3`);
+    const beforeTeam = await queryRows(t.database.db, sql`select user_id, role, null as status, null as expires_at from memberships where tenant_id = ${tenantB} union all select null, role, status, expires_at::text from invitations where tenant_id = ${tenantB} order by 1, 2, 3, 4`);
     const before = await queryRows(t.database.db, sql`select count(*)::int as logs, sum(quantity_change)::int as total from inventory_logs`);
     for (const route of idRoutes) {
       const [method, pattern] = route.split(' ') as ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string];
@@ -132,7 +132,7 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
     expect(await queryRows(t.database.db, sql`select count(*)::int as logs, sum(quantity_change)::int as total from inventory_logs`)).toEqual(before);
     expect((await api(t, cookieB, 'GET', `/api/units/${b.unit}`)).json().name).toBe('B1');
     expect(
-      await queryRows(t.database.db, sql`select m.user_id, m.role, i.status, i.expires_at from memberships m full join invitations i on false where m.tenant_id = ${tenantB} or i.tenant_id = ${tenantB} order by 1, 2, 3`),
+      await queryRows(t.database.db, sql`select user_id, role, null as status, null as expires_at from memberships where tenant_id = ${tenantB} union all select null, role, status, expires_at::text from invitations where tenant_id = ${tenantB} order by 1, 2, 3, 4`),
     ).toEqual(beforeTeam);
   });
 

@@ -42,13 +42,18 @@ export const LINK_REFUSALS = {
  * @throws AppError NOT_FOUND (no such link: mistyped or tampered), CONFLICT (used, revoked or expired).
  */
 async function openInvitation(q: Db | Tx, token: string, now: Date, lock: boolean): Promise<OpenInvitation> {
+  const hash = tokenHash(token);
+  // The link names no company: its invitation is found by the secret alone, then locked by its
+  // company too (on Citus, a row lock must name the one shard it is on).
+  const [found] = lock ? await queryRows<{ tenant_id: string }>(q, sql`select tenant_id from ${invitations} where token_hash = ${hash}`) : [];
+  if (lock && !found) throw new AppError('NOT_FOUND', LINK_REFUSALS.invalid);
   const [row] = await queryRows<{ tenant_id: string; id: string; email: string; role: string; status: string; expires_at: string | Date; company: string; inviter: string }>(
     q,
     sql`select i.tenant_id, i.id, i.email, i.role, i.status, i.expires_at, t.name as company,
                case when u.name = u.email then u.email else u.name || ' (' || u.email || ')' end as inviter
         from ${invitations} i join tenants t on t.id = i.tenant_id join ${users} u on u.id = i.inviter_id
-        where i.token_hash = ${tokenHash(token)}
-        ${lock ? sql`for update of i` : sql``}`,
+        where i.token_hash = ${hash}
+        ${found ? sql`and i.tenant_id = ${found.tenant_id} for update of i` : sql``}`,
   );
   if (!row) throw new AppError('NOT_FOUND', LINK_REFUSALS.invalid);
   if (row.status === 'accepted') throw new AppError('CONFLICT', LINK_REFUSALS.used);
