@@ -7,9 +7,15 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    // The API suites (tenancy, the stock storm, dashboard, reports, forecast, team) join once a
-    // company's writes run on Citus: docs/operations.md "Moving to Citus" says what stops them.
-    include: ['server/db/distribution.test.ts'],
+    include: [
+      'server/db/distribution.test.ts',
+      'server/db/tenancy.test.ts',
+      'server/modules/stock/concurrency.test.ts',
+      'server/modules/dashboard/dashboard.test.ts',
+      'server/modules/reports/reports.test.ts',
+      'server/modules/forecast/forecast.test.ts',
+      'server/modules/team/team.test.ts',
+    ],
     globalSetup: ['./server/test/global-setup.ts'],
     testTimeout: 60_000,
     hookTimeout: 120_000,

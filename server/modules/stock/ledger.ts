@@ -147,7 +147,9 @@ export interface CountedLine {
  * one `count` movement of the difference, computed in SQL, with the line's user and `meta.note`.
  * A line of 0 for an item the location does not hold writes nothing; any other line opens the
  * missing row first. The caller has locked the locations and their existing stock rows of these
- * items (key order); each (location, item) comes once.
+ * items (key order), so the statement takes no lock of its own (on Citus, a row lock joined to
+ * the lines' array would be planned apart from the update, and fail); each (location, item)
+ * comes once.
  * @returns the rows that changed, with the quantity before and after, by location and item.
  */
 export async function countStock(
@@ -177,8 +179,6 @@ export async function countStock(
       select s.id, s.${column} as location_id, s.item_id, s.quantity, w.quantity as counted, w.user_id
       from ${table} s join ${wanted} on w.location_id = s.${column} and w.item_id = s.item_id
       where s.tenant_id = ${meta.tenantId} and s.quantity <> w.quantity
-      order by s.${column}, s.item_id
-      for update of s
     ), upd as (
       update ${table} s set quantity = cur.counted, updated_at = now()
       from cur where s.tenant_id = ${meta.tenantId} and s.id = cur.id
@@ -206,7 +206,9 @@ export async function removeStockRow(tx: Tx, location: Location, itemId: string,
 /**
  * Zeroes every stock row of `location` through the ledger (before the location is deleted). Every
  * row is locked, empty ones too, so a concurrent write to one of them waits and then finds it
- * gone instead of changing a row that is about to be deleted without its ledger rows.
+ * gone instead of changing a row that is about to be deleted without its ledger rows. The ledger
+ * rows are written by a CTE of a SELECT, not by the statement itself: Citus sends an INSERT whose
+ * source holds data-modifying CTEs to the shard without naming the CTEs' shards.
  */
 export async function zeroLocation(tx: Tx, location: Location, meta: MovementMeta): Promise<void> {
   const { table, column } = tableOf(location.kind);
@@ -220,11 +222,13 @@ export async function zeroLocation(tx: Tx, location: Location, meta: MovementMet
       update ${table} s set quantity = 0, updated_at = now()
       from cur where s.tenant_id = ${meta.tenantId} and s.id = cur.id and cur.quantity <> 0
       returning s.item_id, cur.quantity as previous
+    ), logged as (
+      insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, ${column}, type, unit_cost, user_id, note)
+      select i.tenant_id, upd.item_id, -upd.previous, ${location.kind}::text, ${location.id}::uuid, 'count', i.count_cost,
+             ${meta.userId}::uuid, ${meta.note ?? null}::text
+      from upd join items i on i.tenant_id = ${meta.tenantId} and i.id = upd.item_id
     )
-    insert into inventory_logs (tenant_id, item_id, quantity_change, source_type, ${column}, type, unit_cost, user_id, note)
-    select i.tenant_id, upd.item_id, -upd.previous, ${location.kind}::text, ${location.id}::uuid, 'count', i.count_cost,
-           ${meta.userId}::uuid, ${meta.note ?? null}::text
-    from upd join items i on i.tenant_id = ${meta.tenantId} and i.id = upd.item_id`);
+    select count(*) from upd`);
 }
 
 /**
