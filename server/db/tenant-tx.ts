@@ -83,8 +83,7 @@ const UUID_TEXT = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
  */
 export function setLocalUuid(name: 'app.tenant_id' | 'app.scan_id', uuid: string): string {
   if (!UUID_TEXT.test(uuid)) throw new Error(`${name} must be a UUID`);
-  // Lower case, as uuid's text form: the tenant policies compare `tenant_id::text` with it (migration 0035).
-  return `set local ${name} = '${uuid.toLowerCase()}'`;
+  return `set local ${name} = '${uuid}'`;
 }
 
 /** The statements that scope an open transaction to `tenantId` under the application role. */

@@ -4,7 +4,7 @@
  * (docs/decisions/013-rls-everywhere.md). Callers pass only ids they read inside their company's
  * tenant transaction (its memberships, the authors of its movements, the inviters of its
  * invitations), so nothing of another company's people is ever asked for; this module never runs
- * inside a tenant transaction. It replaced the view `member_directory` (migration 0037): on Citus a
+ * inside a tenant transaction. It replaced the view `member_directory` (migration 0036): on Citus a
  * view's query runs on the workers with the caller's rights, not its owner's
  * (docs/decisions/042-citus-distribution.md).
  */
