@@ -147,8 +147,9 @@ export interface CountedLine {
  * one `count` movement of the difference, computed in SQL, with the line's user and `meta.note`.
  * A line of 0 for an item the location does not hold writes nothing; any other line opens the
  * missing row first. The caller has locked the locations and their existing stock rows of these
- * items (key order), so the statement takes no lock of its own (on Citus, a row lock joined to
- * the lines' array would be planned apart from the update, and fail); each (location, item)
+ * items (key order); the rows of the lines are locked again, with any a concurrent transaction
+ * opened meanwhile, by a statement of their own before they are read (on Citus, a row lock joined
+ * to the lines' array would be planned apart from the update, and fail); each (location, item)
  * comes once.
  * @returns the rows that changed, with the quantity before and after, by location and item.
  */
@@ -172,6 +173,15 @@ export async function countStock(
       and not exists (select 1 from ${table} s where s.tenant_id = ${meta.tenantId} and s.${column} = w.location_id and s.item_id = w.item_id)
     order by w.location_id, w.item_id
     on conflict (tenant_id, ${column}, item_id) do nothing`);
+  // A row another transaction opened after the caller's locks (the insert above then did nothing)
+  // is locked here, in key order, so that the next statement reads it as it is now, not as its
+  // snapshot would have it, and writes the difference the ledger must record.
+  await tx.execute(sql`
+    select 1 from ${table}
+    where tenant_id = ${meta.tenantId} and ${column} = any(${pgArray([...new Set(sorted.map((l) => l.locationId))])}::uuid[])
+      and item_id = any(${pgArray([...new Set(sorted.map((l) => l.itemId))])}::uuid[])
+    order by ${column}, item_id
+    for update`);
   const rows = await queryRows<{ location_id: string; item_id: string; previous: number; quantity: number }>(
     tx,
     sql`
