@@ -111,6 +111,12 @@ function drizzleOn(client: pg.PoolClient): Tx {
   return tx;
 }
 
+/** Whether the database `client` is connected to has the Citus extension (a coordinator or a worker). */
+export async function isCitusDatabase(client: pg.ClientBase): Promise<boolean> {
+  const { rows } = await client.query<{ citus: boolean }>(`select exists (select 1 from pg_extension where extname = 'citus') as citus`);
+  return rows[0]!.citus;
+}
+
 /**
  * Whether the database behind `pool` is a Citus coordinator, asked once per pool. A coordinator
  * passes a `SET LOCAL` on to the workers as the text of the whole message it came in, so there
@@ -121,7 +127,7 @@ const citusPools = new WeakMap<pg.Pool, Promise<boolean>>();
 function isCitus(pool: pg.Pool, client: pg.PoolClient): Promise<boolean> {
   let known = citusPools.get(pool);
   if (!known) {
-    known = client.query<{ citus: boolean }>(`select exists (select 1 from pg_extension where extname = 'citus') as citus`).then((r) => r.rows[0]!.citus);
+    known = isCitusDatabase(client);
     citusPools.set(pool, known);
     known.catch(() => citusPools.delete(pool));
   }

@@ -39,6 +39,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorStatus, type ErrorCode } from '../../../common/errors';
 import { queryRows } from '../../db/client';
 import { memberships } from '../../db/schema/auth';
+import { isCitusDatabase } from '../../db/tenant-tx';
 import { api, backends, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness';
 import { ledgerMismatches, stockTenant, type StockTenant } from '../../test/stock-fixtures';
 
@@ -141,8 +142,7 @@ async function watchDeadlocks(t: TestApp): Promise<{ stop: () => Promise<string[
   // one of that worker's PostgreSQL, which breaks it and counts it: the watch compares every
   // node's count before and after. (The cluster's wait-for view, citus_lock_waits, showed a cycle
   // twice in a row in a storm where no node counted or logged a deadlock.)
-  const { rows: citus } = await client.query<{ on: boolean }>(`select exists (select 1 from pg_extension where extname = 'citus') as on`);
-  if (citus[0]!.on) {
+  if (await isCitusDatabase(client)) {
     const counts = async () =>
       new Map(
         (
@@ -1227,8 +1227,7 @@ describe.each(backends)('the ledger under concurrent writes on %s', (backend) =>
     const holder = await connect();
     const observer = await connect();
     // On Citus the requests wait on the worker holding the row: citus_stat_activity sees every node.
-    const { rows: citus } = await observer.query(`select exists (select 1 from pg_extension where extname = 'citus') as on`);
-    const activity = citus[0].on ? 'citus_stat_activity' : 'pg_stat_activity';
+    const activity = (await isCitusDatabase(observer)) ? 'citus_stat_activity' : 'pg_stat_activity';
     const waitingFor = async (n: number) => {
       for (let k = 0; k < 500; k++) {
         const { rows } = await observer.query(`select 1 from ${activity} where datname = current_database() and wait_event_type = 'Lock'`);
