@@ -27,7 +27,7 @@
  *
  * After every round, in all cases: every stock row's quantity equals the sum of its movements and
  * none is negative, every transfer has its two legs, a location's deleted rows leave movements
- * that sum to 0, and no answer is a 5xx. On PostgreSQL a watch of the wait-for graph also finds
+ * that sum to 0, and no answer is a 5xx. On PostgreSQL (on Citus, on every worker) a watch of the wait-for graph also finds
  * every deadlock, which the retries of withTenant would otherwise hide (decision 009: one lock order
  * makes none; the one kind still known, an item's threshold change, is printed, see THRESHOLD_CHANGE). Every random choice comes from STOCK_STORM_SEED (printed; set it to replay a run's
  * choices; the interleaving itself is the machine's).
@@ -109,9 +109,10 @@ async function halfTransfers(t: TestApp): Promise<unknown[]> {
  * every transaction holding the item FOR KEY SHARE — any that wrote a movement of the item — while
  * such a transaction may wait for a row the change holds. PostgreSQL breaks the cycle after
  * deadlock_timeout and the loser runs again; the checks below still hold. Every such cycle is
- * printed; any other fails the test.
+ * printed; any other fails the test. The change is matched as the server sends it, or as Citus
+ * sends it to the item's shard on a worker.
  */
-const THRESHOLD_CHANGE = /update "items" set [^\]]*"minimum_threshold"/;
+const THRESHOLD_CHANGE = /update (?:"items"|public\.items_\d+ items) set [^\]]*"?minimum_threshold"?/i;
 
 /** The deadlocks that are not the known threshold-change kind; the known ones are printed. */
 function unexpectedDeadlocks(deadlocks: string[]): string[] {
@@ -124,42 +125,53 @@ function unexpectedDeadlocks(deadlocks: string[]): string[] {
 const WATCH_MS = 100;
 
 /**
- * Watches the wait-for graph of the test database (`pg_blocking_pids`) on a connection of its own
- * until stopped. A cycle seen in two reads in a row, with the same transactions, is a deadlock: one
+ * Watches the wait-for graph of the test database (`pg_blocking_pids`) until stopped, on each node
+ * that holds the companies' rows: the database itself on PostgreSQL; on Citus every worker, where a
+ * company's rows all live on one and its transactions wait for each other's row locks as on
+ * PostgreSQL. A cycle seen in two reads in a row, with the same transactions, is a deadlock: one
  * lock order never makes one (decision 009). PostgreSQL breaks it after deadlock_timeout and
  * withTenant runs the aborted transaction again, so the answers alone do not show it.
- * On PGlite (one connection) there is nothing to watch; on Citus the nodes' deadlock counts are
- * compared instead (below).
+ * On PGlite (one connection) there is nothing to watch.
  * @returns `stop`, which resolves to the deadlocks seen, each as the statements its transactions were waiting in
  */
 async function watchDeadlocks(t: TestApp): Promise<{ stop: () => Promise<string[]> }> {
   const pool = t.database.pool;
   if (!pool) return { stop: async () => [] };
-  const client = new pg.Client({ connectionString: pool.options.connectionString });
+  const url = pool.options.connectionString!;
+  const watches = await Promise.all((await nodesHoldingRows(url)).map(watchNode));
+  return { stop: async () => (await Promise.all(watches.map((w) => w.stop()))).flat() };
+}
+
+/**
+ * The URLs of the nodes whose wait-for graphs show the companies' deadlocks: `url` itself, or on
+ * Citus the same database on every worker. (The coordinator's distributed deadlock detector also
+ * cancels transactions, from a view of the nodes' waits read one node after the other; it has
+ * broken pairs that no worker ever saw waiting for each other, so its cancels are not counted.)
+ */
+async function nodesHoldingRows(url: string): Promise<string[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    if (!(await isCitusDatabase(client))) return [url];
+    const { rows } = await client.query<{ host: string; port: number }>(
+      `select nodename as host, nodeport as port from pg_dist_node where noderole = 'primary' and groupid <> 0`,
+    );
+    return rows.map((w) => {
+      const worker = new URL(url);
+      worker.hostname = w.host;
+      worker.port = String(w.port);
+      return worker.toString();
+    });
+  } finally {
+    await client.end();
+  }
+}
+
+/** Watches the wait-for graph of the database at `url` on a connection of its own (see watchDeadlocks). */
+async function watchNode(url: string): Promise<{ stop: () => Promise<string[]> }> {
+  const client = new pg.Client({ connectionString: url });
   client.on('error', () => {}); // a failed read rejects below, and is reported by `stop`
   await client.connect();
-  // On Citus a company's rows all live on one worker, so a deadlock between its transactions is
-  // one of that worker's PostgreSQL, which breaks it and counts it: the watch compares every
-  // node's count before and after. (The cluster's wait-for view, citus_lock_waits, showed a cycle
-  // twice in a row in a storm where no node counted or logged a deadlock.)
-  if (await isCitusDatabase(client)) {
-    const counts = async () =>
-      new Map(
-        (
-          await client.query<{ nodeid: number; result: string }>(
-            `select nodeid, result from run_command_on_all_nodes($$select deadlocks from pg_stat_database where datname = current_database()$$)`,
-          )
-        ).rows.map((r) => [r.nodeid, Number(r.result)]),
-      );
-    const start = await counts();
-    return {
-      stop: async () => {
-        const end = await counts();
-        await client.end().catch(() => {});
-        return [...end].filter(([node, n]) => n > (start.get(node) ?? 0)).map(([node, n]) => `${n - (start.get(node) ?? 0)} deadlock(s) broken on Citus node ${node}`);
-      },
-    };
-  }
   const found = new Map<string, string>();
   let before = new Set<string>();
   let watching = true;

@@ -17,6 +17,7 @@ import { sql } from 'drizzle-orm';
 import { pgArray, queryRows, type Tx } from '../../db/client';
 import type { MovementType } from '../../db/schema/stock';
 import { ConcurrentChange } from '../../db/tenant-tx';
+import type { StockLocks } from './locks';
 
 /** A stock location: a unit (property) or a garage (storage). */
 export type Location = { kind: 'unit'; id: string } | { kind: 'garage'; id: string };
@@ -147,14 +148,16 @@ export interface CountedLine {
  * one `count` movement of the difference, computed in SQL, with the line's user and `meta.note`.
  * A line of 0 for an item the location does not hold writes nothing; any other line opens the
  * missing row first. The caller has locked the locations and their existing stock rows of these
- * items (key order); the rows of the lines are locked again, with any a concurrent transaction
- * opened meanwhile, by a statement of their own before they are read (on Citus, a row lock joined
- * to the lines' array would be planned apart from the update, and fail); each (location, item)
- * comes once.
+ * items (key order) with `locks`; a row a concurrent transaction opened meanwhile is taken by
+ * `rowsOpenedSince` before the rows are read (the statement that writes takes no lock of its own:
+ * on Citus, a row lock joined to the lines' array would be planned apart from the update, and
+ * fail); each (location, item) comes once.
  * @returns the rows that changed, with the quantity before and after, by location and item.
+ * @throws ConcurrentChange when such a row is held by another transaction (the transaction runs again).
  */
 export async function countStock(
   tx: Tx,
+  locks: StockLocks,
   kind: Location['kind'],
   lines: readonly CountedLine[],
   meta: Pick<MovementMeta, 'tenantId' | 'note'>,
@@ -174,14 +177,9 @@ export async function countStock(
     order by w.location_id, w.item_id
     on conflict (tenant_id, ${column}, item_id) do nothing`);
   // A row another transaction opened after the caller's locks (the insert above then did nothing)
-  // is locked here, in key order, so that the next statement reads it as it is now, not as its
-  // snapshot would have it, and writes the difference the ledger must record.
-  await tx.execute(sql`
-    select 1 from ${table}
-    where tenant_id = ${meta.tenantId} and ${column} = any(${pgArray([...new Set(sorted.map((l) => l.locationId))])}::uuid[])
-      and item_id = any(${pgArray([...new Set(sorted.map((l) => l.itemId))])}::uuid[])
-    order by ${column}, item_id
-    for update`);
+  // would be read from this statement's snapshot by the next one, and its difference misrecorded:
+  // it is taken here, or the transaction runs again.
+  await locks.rowsOpenedSince(kind, sorted);
   const rows = await queryRows<{ location_id: string; item_id: string; previous: number; quantity: number }>(
     tx,
     sql`

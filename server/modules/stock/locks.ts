@@ -224,6 +224,28 @@ export class StockLocks {
   }
 
   /**
+   * After steps 4–5, the stock rows of `pairs` at locations of `kind` that were opened since they
+   * were taken (another transaction created a row the step did not find, before the caller's own
+   * insert of the missing ones): taken now without waiting, since waiting for one while holding
+   * rows of higher keys could close a cycle with a transaction that locks in order. Rows this
+   * transaction holds already count as taken.
+   * @throws ConcurrentChange when one is held by another transaction (the transaction runs again).
+   */
+  async rowsOpenedSince(kind: 'unit' | 'garage', pairs: readonly { locationId: string; itemId: string }[]): Promise<void> {
+    if (pairs.length === 0) return;
+    const table = sql.raw(kind === 'unit' ? 'unit_inventory' : 'garage_inventory');
+    const column = sql.raw(kind === 'unit' ? 'unit_id' : 'garage_id');
+    const of = sql`where s.tenant_id = ${this.tenantId}
+      and (s.${column}, s.item_id) in (select * from unnest(${pgArray(pairs.map((p) => p.locationId))}::uuid[], ${pgArray(pairs.map((p) => p.itemId))}::uuid[]))`;
+    const [count] = await queryRows<{ missing: number }>(
+      this.tx,
+      sql`select (select count(*) from ${table} s ${of})
+               - (select count(*) from (select 1 from ${table} s ${of} for update of s skip locked) l) as missing`,
+    );
+    if (Number(count!.missing) > 0) throw new ConcurrentChange(`a ${kind} stock row being counted was opened and locked meanwhile`);
+  }
+
+  /**
    * Step 6: every stock row of `itemIds` at every location, unit rows then garage rows, each in
    * key order: before the items' minimum thresholds change or the items are deleted.
    * @throws ConcurrentChange when a row opened since is held by another transaction (the

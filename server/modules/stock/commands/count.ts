@@ -61,7 +61,8 @@ async function lockCounted(locks: StockLocks, kind: Location['kind'], requests: 
  *   stock of counted items moved since they were counted — nothing of that count is written then.
  */
 async function countAtLocations(tx: Tx, tenantId: string, kind: Location['kind'], requests: readonly CountRequest[]): Promise<CountOutcome[]> {
-  const { found, held } = await lockCounted(stockLocks(tx, tenantId), kind, requests);
+  const locks = stockLocks(tx, tenantId);
+  const { found, held } = await lockCounted(locks, kind, requests);
   const ids = [...new Set(requests.flatMap((r) => r.lines.map((l) => l.item_id)))];
   const items = await queryRows<{ id: string; name: string }>(
     tx,
@@ -83,6 +84,7 @@ async function countAtLocations(tx: Tx, tenantId: string, kind: Location['kind']
   const accepted = requests.filter((_, k) => checked[k] === null);
   const changes = await countStock(
     tx,
+    locks,
     kind,
     accepted.flatMap((r) => r.lines.map((l) => ({ locationId: r.locationId, itemId: l.item_id, quantity: l.counted, userId: r.userId }))),
     { tenantId, note: 'Stocktake' },
