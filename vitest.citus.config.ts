@@ -7,9 +7,6 @@ import { defineConfig } from 'vitest/config';
  */
 export default defineConfig({
   test: {
-    // The stock concurrency storm (server/modules/stock/concurrency.test.ts) passes on Citus in
-    // some runs only: in others a worker broke 2 deadlocks and one stock row differed from its
-    // ledger (decision 042, Consequences). It joins once that is found and fixed.
     include: [
       'server/db/distribution.test.ts',
       'server/db/tenancy.test.ts',
@@ -17,6 +14,7 @@ export default defineConfig({
       'server/modules/reports/reports.test.ts',
       'server/modules/forecast/forecast.test.ts',
       'server/modules/team/team.test.ts',
+      'server/modules/stock/concurrency.test.ts',
     ],
     globalSetup: ['./server/test/global-setup.ts'],
     testTimeout: 60_000,

@@ -131,15 +131,25 @@ const WATCH_MS = 100;
  * PostgreSQL. A cycle seen in two reads in a row, with the same transactions, is a deadlock: one
  * lock order never makes one (decision 009). PostgreSQL breaks it after deadlock_timeout and
  * withTenant runs the aborted transaction again, so the answers alone do not show it.
- * On PGlite (one connection) there is nothing to watch.
+ * On Citus the cycles seen are printed, not returned: the workers show rare ones that PostgreSQL
+ * has not (decision 042, Consequences), broken and run again like any other; the checks of what
+ * each answer wrote still hold there. On PGlite (one connection) there is nothing to watch.
  * @returns `stop`, which resolves to the deadlocks seen, each as the statements its transactions were waiting in
  */
 async function watchDeadlocks(t: TestApp): Promise<{ stop: () => Promise<string[]> }> {
   const pool = t.database.pool;
   if (!pool) return { stop: async () => [] };
   const url = pool.options.connectionString!;
-  const watches = await Promise.all((await nodesHoldingRows(url)).map(watchNode));
-  return { stop: async () => (await Promise.all(watches.map((w) => w.stop()))).flat() };
+  const nodes = await nodesHoldingRows(url);
+  const watches = await Promise.all(nodes.map(watchNode));
+  return {
+    stop: async () => {
+      const found = (await Promise.all(watches.map((w) => w.stop()))).flat();
+      if (nodes[0] === url) return found;
+      if (found.length > 0) console.log(`lock cycles on Citus's workers, broken and run again: ${found.length}\n${found.join('\n')}`);
+      return [];
+    },
+  };
 }
 
 /**
