@@ -1,7 +1,8 @@
 /**
  * Calendar links through the API (docs/product.md "Stays", "Calendar links"): saving a link reads
- * it at once, its stays are stored and shown with the unit's upcoming stays, a refresh replaces
- * them, a failed read keeps them and says why, and only admins save links. The calendars are
+ * it at once, its stays are stored and shown with the unit's upcoming stays, a refresh stores what
+ * the link lists and keeps the rest (as history once begun, cancelled while ahead), a failed read
+ * keeps them and says why, and only admins save links. The calendars are
  * served on loopback (CALENDAR_ALLOW_LOOPBACK, for tests only).
  */
 import { randomUUID } from 'node:crypto';
@@ -18,7 +19,7 @@ import { startJobQueue } from '../../jobs/queue';
 import { api, backends, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness';
 import { stockTenant, type StockTenant } from '../../test/stock-fixtures';
 import { CALENDAR_REFRESH_JOB, queuedCalendarJobs } from './refresh-jobs';
-import { MANUAL_REFRESH_LIMIT, type CalendarDeps } from './service';
+import { MANUAL_REFRESH_LIMIT, refreshCalendar, type CalendarDeps } from './service';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
 const NOW = new Date('2026-12-01T12:00:00Z');
@@ -74,6 +75,8 @@ describe.each(backends)('calendar links on %s', (backend) => {
       sql`select id, arrival_date::text, departure_date::text, nights, guests, status, channel from reservations
           where source = 'calendar' and unit_id = ${unitId} order by arrival_date, id`,
     );
+
+  const confirmedRows = async (unitId: string) => (await calendarRows(unitId)).filter((r) => r.status === 'confirmed');
 
   beforeAll(async () => {
     server = createServer((req, res) => {
@@ -139,16 +142,20 @@ describe.each(backends)('calendar links on %s', (backend) => {
     ]);
   });
 
-  it('a refresh replaces the stays; a second one within a minute is refused', async () => {
+  it('a refresh stores the stays the link lists and cancels those ahead it no longer lists; a second one within a minute is refused', async () => {
     feed = { body: fixture('booking.ics') };
     moveClocks(new Date(NOW.getTime() + 5 * 60_000));
     const res = await api(t, memberCookie, 'POST', `/api/units/${s.unitId}/calendar/refresh`);
     expect(res.statusCode).toBe(200);
     expect(res.json()).toMatchObject({ error: null, upcoming_stays: 2, synced_at: new Date(NOW.getTime() + 5 * 60_000).toISOString() });
-    expect((await calendarRows(s.unitId)).map((r) => [r.arrival_date, r.channel])).toEqual([
-      ['2026-12-02', 'Booking.com'],
-      ['2026-12-10', 'Booking.com'],
+    expect((await calendarRows(s.unitId)).map((r) => [r.arrival_date, r.channel, r.status])).toEqual([
+      ['2026-12-02', 'Booking.com', 'confirmed'],
+      ['2026-12-03', 'Airbnb', 'cancelled'],
+      ['2026-12-07', 'Airbnb', 'cancelled'],
+      ['2026-12-10', 'Booking.com', 'confirmed'],
     ]);
+    const stays = (await api(t, memberCookie, 'GET', `/api/units/${s.unitId}/stays`)).json() as { arrival_date: string }[];
+    expect(stays.map((x) => x.arrival_date)).toEqual(['2026-12-02', '2026-12-10']);
     const again = await api(t, s.cookie, 'POST', `/api/units/${s.unitId}/calendar/refresh`);
     expect(again.statusCode).toBe(429);
     expect(again.json().error).toEqual({ code: 'RATE_LIMITED', message: 'This calendar was refreshed less than a minute ago. Please wait a minute and try again.' });
@@ -164,7 +171,7 @@ describe.each(backends)('calendar links on %s', (backend) => {
     moveClocks(new Date(NOW.getTime() + 12 * 60_000));
     const html = await api(t, memberCookie, 'POST', `/api/units/${s.unitId}/calendar/refresh`);
     expect(html.json()).toMatchObject({ error: 'Calendar link did not give an iCal calendar', upcoming_stays: 2 });
-    expect(await calendarRows(s.unitId)).toHaveLength(2);
+    expect(await confirmedRows(s.unitId)).toHaveLength(2);
     // The next successful read clears the error.
     feed = { body: fixture('booking.ics') };
     moveClocks(new Date(NOW.getTime() + 14 * 60_000));
@@ -184,11 +191,45 @@ describe.each(backends)('calendar links on %s', (backend) => {
     await api(t, s.cookie, 'PUT', `/api/units/${s.unitId}/calendar`, { calendar_url: `${base}/feed.ics`, typical_guests: null });
     const res = await api(t, s.cookie, 'PUT', `/api/units/${other}/calendar`, { calendar_url: `${base}/feed.ics`, typical_guests: 6 });
     expect(res.json()).toMatchObject({ upcoming_stays: 2, error: null });
-    expect(await calendarRows(s.unitId)).toHaveLength(2);
+    expect(await confirmedRows(s.unitId)).toHaveLength(2);
     expect((await calendarRows(other)).map((r) => r.id)).toEqual([
       `${other}/8f3e61b0a0c5e2d9e1a2b3c4d5e6f7a8@booking.com`,
       `${other}/2a4c6e8f0b1d3f5a7c9e1b3d5f7a9c1e@booking.com`,
     ]);
+  });
+
+  it('a link that lists future bookings only keeps the stays that have begun as history, and a booking ahead that leaves it is cancelled until it comes back', async () => {
+    const created = await api(t, s.cookie, 'POST', '/api/units', { name: 'Dune Cabin', address: '3 Marram Way', garage_id: s.garageId });
+    const unitId = (created.json() as { id: string }).id;
+    const calendar = (...events: [string, string, string][]) =>
+      [
+        'BEGIN:VCALENDAR',
+        'VERSION:2.0',
+        'PRODID:-//Airbnb Inc//Hosting Calendar 0.8.8//EN',
+        ...events.flatMap(([uid, start, end]) => ['BEGIN:VEVENT', `UID:${uid}@airbnb.com`, `DTSTART;VALUE=DATE:${start}`, `DTEND;VALUE=DATE:${end}`, 'SUMMARY:Reserved', 'END:VEVENT']),
+        'END:VCALENDAR',
+        '',
+      ].join('\r\n');
+    // The hourly job's read, on the days after NOW (a person's session would have expired).
+    const deps: CalendarDeps = { db: t.database.db, now: () => NOW, feed: { timeoutMs: 2000, maxBytes: 1024 * 1024, allowLoopback: true }, manualRefreshes: openLimits(t.database.db).limit(MANUAL_REFRESH_LIMIT) };
+    const read = async (daysAfterNow: number, body: string) => {
+      feed = { body };
+      await refreshCalendar({ ...deps, now: () => new Date(NOW.getTime() + daysAfterNow * 86_400_000) }, s.tenantId, unitId);
+      return (await calendarRows(unitId)).map((r) => [r.arrival_date, r.status]);
+    };
+    feed = { body: calendar(['a', '20261203', '20261207'], ['b', '20261207', '20261212']) };
+    await api(t, s.cookie, 'PUT', `/api/units/${unitId}/calendar`, { calendar_url: `${base}/feed.ics?future-only`, typical_guests: null });
+    // Eight days on, the export lists what is ahead only: the stay that ended and the one under way stay.
+    expect(await read(8, calendar(['c', '20261220', '20261223'], ['d', '20261227', '20261230']))).toEqual([
+      ['2026-12-03', 'confirmed'], ['2026-12-07', 'confirmed'], ['2026-12-20', 'confirmed'], ['2026-12-27', 'confirmed'],
+    ]);
+    expect(await read(9, calendar(['c', '20261220', '20261223']))).toEqual([
+      ['2026-12-03', 'confirmed'], ['2026-12-07', 'confirmed'], ['2026-12-20', 'confirmed'], ['2026-12-27', 'cancelled'],
+    ]);
+    expect(await read(10, calendar(['c', '20261220', '20261223'], ['d', '20261227', '20261231']))).toEqual([
+      ['2026-12-03', 'confirmed'], ['2026-12-07', 'confirmed'], ['2026-12-20', 'confirmed'], ['2026-12-27', 'confirmed'],
+    ]);
+    expect((await calendarRows(unitId)).at(-1)).toMatchObject({ departure_date: '2026-12-31', nights: 4 });
   });
 
   it('removing the link removes its stays that have not ended and keeps those that have', async () => {

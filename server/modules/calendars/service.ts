@@ -3,16 +3,18 @@
  * typical guests, reading the link into stays, and the link's state.
  *
  * A refresh reads the link outside any transaction (a slow calendar must not hold the database;
- * CONTRIBUTING "Tools on these machines"), then, in one tenant transaction, replaces the
- * property's calendar stays from {@link CALENDAR_DAYS_BACK} days back to {@link CALENDAR_DAYS_AHEAD}
- * days ahead of the property's today (the window Hostaway's sync keeps) and records the time. A
- * failed read records its reason and keeps the stays already stored. Stays are rows of
+ * CONTRIBUTING "Tools on these machines"), then, in one tenant transaction, stores the stays the
+ * link lists from {@link CALENDAR_DAYS_BACK} days back to {@link CALENDAR_DAYS_AHEAD} days ahead
+ * of the property's today (the window Hostaway's sync keeps) and records the time. A stay the link
+ * no longer lists is kept: as history once it has begun (Airbnb's and Hostaway's exports list
+ * future bookings only, and the forecast learns from past stays), as 'cancelled' while it is still
+ * ahead. A failed read records its reason and keeps the stays already stored. Stays are rows of
  * `reservations` with source 'calendar', status 'confirmed' and no guest count (the forecast uses
  * the property's typical guests); their id is the unit's id and the event's UID, since two
  * properties can export the same UIDs (docs/decisions/030-calendar-links.md).
  */
 import { createHash } from 'node:crypto';
-import { and, count, eq, gt, gte, lte, sql } from 'drizzle-orm';
+import { and, count, eq, gt, lte, ne, notInArray, sql } from 'drizzle-orm';
 import type { SaveCalendarBody, UnitCalendar } from '../../../common/contracts/calendars';
 import type { Db, Tx } from '../../db/client';
 import { tenants } from '../../db/schema/auth';
@@ -24,7 +26,7 @@ import { AppError, notFound } from '../../lib/errors';
 import type { Limit, LimitSetting } from '../../lib/limits';
 import type { TenantIdentity } from '../auth/session';
 import { stockLocks } from '../stock/locks';
-import { CONFIRMED_STAY } from '../stays/stay-rules';
+import { CANCELLED_STAY, CONFIRMED_STAY, isStay } from '../stays/stay-rules';
 import { addLocalDays, localDay } from '../stays/local-days';
 import { NotACalendarError, parseCalendar, type CalendarStay } from './ical';
 
@@ -81,6 +83,7 @@ async function stateIn(tx: Tx, tenantId: string, unitId: string, now: Date): Pro
         eq(reservations.source, 'calendar'),
         eq(reservations.unitId, unitId),
         gt(reservations.departureDate, localDay(now, row.zone)),
+        isStay(),
       ),
     );
   return {
@@ -103,8 +106,9 @@ export async function calendarState(deps: CalendarDeps, who: TenantIdentity, uni
 
 /**
  * Saves the link and typical guests of unit `unitId`. A new or changed link forgets the previous
- * link's refresh state; removing the link removes its stays that have not ended (those that have
- * stay, as history the forecast learns from).
+ * link's refresh state; changing or removing the link removes the previous link's stays that have
+ * not ended, cancelled ones included (those that have stay, as history the forecast learns from;
+ * a new link's read stores what it lists).
  * @returns whether the unit now has a link to read.
  * @throws AppError NOT_FOUND for a unit not of the caller's company.
  */
@@ -121,7 +125,7 @@ export async function saveCalendar(deps: CalendarDeps, who: TenantIdentity, unit
         ...(changed ? { calendarSyncedAt: null, calendarError: null } : {}),
       })
       .where(and(eq(units.tenantId, who.tenantId), eq(units.id, unitId)));
-    if (body.calendar_url === null) {
+    if (changed) {
       await tx
         .delete(reservations)
         .where(
@@ -137,13 +141,18 @@ export async function saveCalendar(deps: CalendarDeps, who: TenantIdentity, unit
   });
 }
 
-/** Replaces the unit's calendar stays of the window by `stays`, unless its link changed meanwhile. */
+/**
+ * Stores the stays `parsed` of the unit's link read for `window` (the property's days around its
+ * `today`), unless the link changed meanwhile: each is added, or its row updated (dates, and
+ * 'confirmed' again if it had been cancelled); a stay of the window the link no longer lists that
+ * arrives after `today` is marked 'cancelled', and one that has begun is left as it is.
+ */
 async function storeStays(
   deps: CalendarDeps,
   tenantId: string,
   unitId: string,
   link: string,
-  window: { from: string; to: string },
+  window: { from: string; to: string; today: string },
   parsed: { stays: CalendarStay[]; channel: string | null },
 ): Promise<void> {
   await withTenant(deps.db, tenantId, async (tx) => {
@@ -154,15 +163,19 @@ async function storeStays(
       .from(units)
       .where(and(eq(units.tenantId, tenantId), eq(units.id, unitId), eq(units.calendarUrl, link)));
     if (!unit) return; // its link changed or was removed while this one was read
+    const listed = parsed.stays.map((s) => stayId(unitId, s.uid));
     await tx
-      .delete(reservations)
+      .update(reservations)
+      .set({ status: CANCELLED_STAY, syncedAt: deps.now() })
       .where(
         and(
           eq(reservations.tenantId, tenantId),
           eq(reservations.source, 'calendar'),
           eq(reservations.unitId, unitId),
-          gte(reservations.departureDate, window.from),
+          gt(reservations.arrivalDate, window.today),
           lte(reservations.arrivalDate, window.to),
+          ne(reservations.status, CANCELLED_STAY),
+          listed.length > 0 ? notInArray(reservations.id, listed) : undefined,
         ),
       );
     const rows = parsed.stays.map((s) => ({
@@ -185,7 +198,13 @@ async function storeStays(
         .values(rows.slice(i, i + INSERT_CHUNK))
         .onConflictDoUpdate({
           target: [reservations.tenantId, reservations.source, reservations.id],
-          set: { arrivalDate: sql`excluded.arrival_date`, departureDate: sql`excluded.departure_date`, nights: sql`excluded.nights`, syncedAt: deps.now() },
+          set: {
+            arrivalDate: sql`excluded.arrival_date`,
+            departureDate: sql`excluded.departure_date`,
+            nights: sql`excluded.nights`,
+            status: CONFIRMED_STAY,
+            syncedAt: deps.now(),
+          },
         });
     }
     await tx.update(units).set({ calendarSyncedAt: deps.now(), calendarError: null }).where(and(eq(units.tenantId, tenantId), eq(units.id, unitId)));
@@ -208,7 +227,7 @@ export async function refreshCalendar(deps: CalendarDeps, tenantId: string, unit
   try {
     const ics = await fetchCalendar(link, deps.feed);
     const parsed = await parseCalendar(ics, { timeZone: row.zone, ...window });
-    await storeStays(deps, tenantId, unitId, link, window, parsed);
+    await storeStays(deps, tenantId, unitId, link, { ...window, today }, parsed);
     return { stays: parsed.stays.length };
   } catch (err) {
     if (!(err instanceof CalendarFeedError || err instanceof NotACalendarError)) throw err;

@@ -3,7 +3,8 @@
  * calendar, whatever its source. Hostaway's statuses that hold the calendar are its own
  * (new, modified, ownerStay, awaitingPayment, awaitingGuestVerification; cancelled, inquiries,
  * declined, expired, pending and unknown do not); a calendar link's events and the demo's
- * simulated stays are stored as 'confirmed'. Calendar blocks that are not bookings are never stored.
+ * simulated stays are stored as 'confirmed', and a link's stay still ahead that its feed no longer
+ * lists as 'cancelled' (kept, not counted). Calendar blocks that are not bookings are never stored.
  */
 import { inArray, type SQL } from 'drizzle-orm';
 import { reservations } from '../../db/schema/integrations';
@@ -13,6 +14,9 @@ export const STAY_STATUSES = ['new', 'modified', 'ownerStay', 'awaitingPayment',
 
 /** The status a calendar event or a demo stay is stored with. */
 export const CONFIRMED_STAY = 'confirmed';
+
+/** The status of a calendar stay still ahead that its feed no longer lists (Hostaway's word for a cancelled booking). */
+export const CANCELLED_STAY = 'cancelled';
 
 /** SQL: the reservation row is a stay. */
 export const isStay = (): SQL => inArray(reservations.status, [...STAY_STATUSES]);
