@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CalendarFeedError, fetchCalendar, isAllowedAddress, type CalendarFeedOptions } from './calendar-feed';
+import { CalendarFeedError, decodeCalendar, fetchCalendar, isAllowedAddress, type CalendarFeedOptions } from './calendar-feed';
 
 const PRIVATE = 'Calendar link points to a private or local address';
 const NOT_HTTP = 'Calendar link must start with http:// or https://';
@@ -19,6 +19,7 @@ describe('calendar links', () => {
   const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
     '/ok.ics': (_req, res) => res.writeHead(200, { 'content-type': 'text/calendar' }).end(ICS),
     '/missing.ics': (_req, res) => res.writeHead(404).end('not found'),
+    '/latin.ics': (_req, res) => res.writeHead(200, { 'content-type': 'text/calendar; charset=ISO-8859-1' }).end(Buffer.from(`${ICS}SUMMARY:R\xe9serv\xe9\r\n`, 'latin1')),
     '/to-metadata': (_req, res) => res.writeHead(302, { location: 'http://169.254.169.254/latest/meta-data/' }).end(),
     '/to-file': (_req, res) => res.writeHead(301, { location: 'file:///etc/passwd' }).end(),
     '/to-ftp': (_req, res) => res.writeHead(307, { location: 'ftp://example.com/cal.ics' }).end(),
@@ -152,6 +153,17 @@ describe('calendar links', () => {
     expect(await refusal(`${base}/big-streamed`, loopback)).toBe('Calendar is larger than 1 MB');
     expect(await refusal(`${base}/big-streamed`, { ...loopback, maxBytes: 2 * 1024 * 1024 })).toBe('Calendar is larger than 2 MB');
     expect(await fetchCalendar(`${base}/big-streamed`, { ...loopback, maxBytes: 4 * 1024 * 1024 })).toHaveLength(48 * 64 * 1024);
+  });
+
+  it('reads the text in the charset the answer names, else UTF-8 (a byte-order mark dropped), else Windows-1252', async () => {
+    expect(await fetchCalendar(`${base}/latin.ics`, loopback)).toBe(`${ICS}SUMMARY:Réservé\r\n`);
+    const text = 'SUMMARY:Nicht verfügbar – Réservé';
+    expect(decodeCalendar(Buffer.from(`\ufeff${text}`, 'utf8'), 'text/calendar')).toBe(text);
+    expect(decodeCalendar(Buffer.from(text, 'utf8'), undefined)).toBe(text);
+    expect(decodeCalendar(Buffer.from([...Buffer.from('\ufeff', 'utf16le'), ...Buffer.from(text, 'utf16le')]), 'text/calendar; charset="UTF-16LE"')).toBe(text);
+    expect(decodeCalendar(Buffer.from('SUMMARY:R\xe9serv\xe9 \x96 Indisponible', 'latin1'), 'text/calendar')).toBe('SUMMARY:Réservé – Indisponible');
+    expect(decodeCalendar(Buffer.from(text, 'utf8'), 'text/calendar; charset=no-such-charset')).toBe(text);
+    expect(decodeCalendar(Buffer.from(text, 'utf8'), 'not a media type;;')).toBe(text);
   });
 
   it('gives up at the time limit, whether the answer never starts or never ends', async () => {

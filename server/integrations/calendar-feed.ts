@@ -24,6 +24,8 @@ import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import { isIP, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import contentType from 'content-type';
+import iconv from 'iconv-lite';
 
 /** Redirects followed before giving up. */
 export const MAX_REDIRECTS = 5;
@@ -124,7 +126,28 @@ function requestOnce(url: URL, addresses: string[], signal: AbortSignal): Promis
   });
 }
 
-/** Reads `res`'s body up to `maxBytes`. @throws CalendarFeedError past the limit. */
+/**
+ * The text of a calendar's bytes: in the charset its Content-Type names (any iconv-lite knows, such
+ * as windows-1252, ISO-8859-1 or UTF-16LE), else UTF-8, else — bytes that are not UTF-8 —
+ * Windows-1252, what exporters naming no charset on Windows write. A byte-order mark is dropped.
+ * (iconv-lite rather than TextDecoder: Node 20's TextDecoder reads windows-1252 as ISO-8859-1.)
+ */
+export function decodeCalendar(body: Buffer, header: string | undefined): string {
+  let declared: string | undefined;
+  try {
+    declared = header ? contentType.parse(header).parameters.charset : undefined;
+  } catch {
+    declared = undefined; // a malformed header names no charset
+  }
+  if (declared && iconv.encodingExists(declared)) return iconv.decode(body, declared);
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(body);
+  } catch {
+    return iconv.decode(body, 'windows-1252');
+  }
+}
+
+/** Reads `res`'s body up to `maxBytes`, as text (decodeCalendar). @throws CalendarFeedError past the limit. */
 async function readBody(res: IncomingMessage, maxBytes: number): Promise<string> {
   const declared = Number(res.headers['content-length']);
   if (Number.isFinite(declared) && declared > maxBytes) {
@@ -141,12 +164,12 @@ async function readBody(res: IncomingMessage, maxBytes: number): Promise<string>
     }
     chunks.push(chunk);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return decodeCalendar(Buffer.concat(chunks), res.headers['content-type']);
 }
 
 /**
  * Reads the calendar at `link` (see the module's comment for the guard).
- * @returns the body as text (UTF-8).
+ * @returns the body as text (decodeCalendar).
  * @throws CalendarFeedError with the reason to show: not http(s), a private or local address
  *   (of the link or of a redirect), a host not found or not answering, more than MAX_REDIRECTS
  *   redirects, no answer within `timeoutMs`, a body over `maxBytes`, an answer other than 2xx.

@@ -5,7 +5,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { NotACalendarError, parseCalendar } from './ical';
+import { guestsOf, isStayEvent, NotACalendarError, parseCalendar } from './ical';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
 // Today 2026-12-01: 90 days back, 60 ahead.
@@ -63,6 +63,47 @@ describe('calendar parsing', () => {
     expect((await parseCalendar(fixture('long-summary.ics'), window)).stays).toEqual([
       { uid: '77aa88bb-99cc-4dd0-8ee1-ff2233445566', arrival_date: '2026-12-11', departure_date: '2026-12-13' },
     ]);
+  });
+
+  it('Abritel with a byte-order mark: the calendar is read, Indisponible and Bloqué are blocks', async () => {
+    const text = fixture('abritel-bom.ics');
+    expect(text.charCodeAt(0)).toBe(0xfeff);
+    expect(await parseCalendar(text, window)).toEqual({
+      channel: 'Vrbo',
+      stays: [{ uid: '3f1c9a2e-5b7d-4e08-a1c6-7d2e9f0b4a31', arrival_date: '2026-12-05', departure_date: '2026-12-09' }],
+    });
+  });
+
+  it('a channel manager: check-in and check-out markers are not stays, whole days written as UTC midnights keep their days, the party in the description gives the guests', async () => {
+    expect(await parseCalendar(fixture('channel-manager.ics'), { ...window, timeZone: 'America/Los_Angeles' })).toEqual({
+      channel: null,
+      stays: [
+        { uid: 'booking-581204@channel-manager', arrival_date: '2026-12-03', departure_date: '2026-12-07', guests: 6 },
+        { uid: 'booking-581377@channel-manager', arrival_date: '2026-12-10', departure_date: '2026-12-13', guests: 3 },
+        // Times of day in UTC are still the property's days; 250 guests is past the limit of 100, so none.
+        { uid: 'booking-581402@channel-manager', arrival_date: '2026-12-15', departure_date: '2026-12-18' },
+      ],
+    });
+  });
+
+  it('block words in the languages of the channels, and markers, are not stays; bookings whose names contain such letters are', () => {
+    for (const summary of ['Indisponible', 'Non disponible', 'Bloquée', 'Nicht verfügbar', 'Gesperrt', 'No disponible', 'Non disponibile', 'Indisponível', 'Niet beschikbaar', 'Check-in: Ana', 'Checkout Ana', 'check in']) {
+      expect(isStayEvent(summary, ''), summary).toBe(false);
+    }
+    for (const summary of ['Réservé - Martin', 'Reserviert - Müller', 'Gesperrtmann family', 'Checkers club']) {
+      expect(isStayEvent(summary, ''), summary).toBe(true);
+    }
+  });
+
+  it('guests from the descriptions PMS exports write', () => {
+    expect(guestsOf('Guests: 6')).toBe(6);
+    expect(guestsOf('Reservation 12\nAdults: 4\nChildren: 2\nInfants: 1')).toBe(6);
+    expect(guestsOf('adults:2')).toBe(2);
+    expect(guestsOf('Guest: 1, Adults: 1')).toBe(1);
+    expect(guestsOf('Children: 2')).toBeUndefined();
+    expect(guestsOf('Guests: 0')).toBeUndefined();
+    expect(guestsOf('Guests: 101')).toBeUndefined();
+    expect(guestsOf('Phone Number (Last 4 Digits): 7710')).toBeUndefined();
   });
 
   it('refuses what is not an iCal calendar', async () => {

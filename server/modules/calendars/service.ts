@@ -9,8 +9,8 @@
  * no longer lists is kept: as history once it has begun (Airbnb's and Hostaway's exports list
  * future bookings only, and the forecast learns from past stays), as 'cancelled' while it is still
  * ahead. A failed read records its reason and keeps the stays already stored. Stays are rows of
- * `reservations` with source 'calendar', status 'confirmed' and no guest count (the forecast uses
- * the property's typical guests); their id is the unit's id and the event's UID, since two
+ * `reservations` with source 'calendar', status 'confirmed' and the guests the event's description
+ * gives, else none (the forecast uses the property's typical guests); their id is the unit's id and the event's UID, since two
  * properties can export the same UIDs (docs/decisions/030-calendar-links.md).
  */
 import { createHash } from 'node:crypto';
@@ -186,7 +186,7 @@ async function storeStays(
       arrivalDate: s.arrival_date,
       departureDate: s.departure_date,
       nights: Math.round((Date.parse(s.departure_date) - Date.parse(s.arrival_date)) / 86_400_000),
-      guests: null,
+      guests: s.guests ?? null,
       status: CONFIRMED_STAY,
       channel: parsed.channel,
       syncedAt: deps.now(),
@@ -202,6 +202,7 @@ async function storeStays(
             arrivalDate: sql`excluded.arrival_date`,
             departureDate: sql`excluded.departure_date`,
             nights: sql`excluded.nights`,
+            guests: sql`excluded.guests`,
             status: CONFIRMED_STAY,
             syncedAt: deps.now(),
           },
