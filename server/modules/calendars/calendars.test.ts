@@ -232,6 +232,21 @@ describe.each(backends)('calendar links on %s', (backend) => {
     expect((await calendarRows(unitId)).at(-1)).toMatchObject({ departure_date: '2026-12-31', nights: 4 });
   });
 
+  it("upcoming stays count the property's days: in Los Angeles at 6 pm a guest leaving tomorrow is still listed", async () => {
+    const created = await api(t, s.cookie, 'POST', '/api/units', { name: 'Venice Loft', address: '8 Canal Street', garage_id: s.garageId });
+    const unitId = (created.json() as { id: string }).id;
+    await t.database.db.execute(sql`update units set time_zone = 'America/Los_Angeles' where id = ${unitId}`);
+    feed = {
+      body: ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Airbnb Inc//Hosting Calendar 0.8.8//EN', 'BEGIN:VEVENT', 'UID:leaving@airbnb.com', 'DTSTART;VALUE=DATE:20261129', 'DTEND;VALUE=DATE:20261202', 'SUMMARY:Reserved', 'END:VEVENT', 'END:VCALENDAR', ''].join('\r\n'),
+    };
+    // 2026-12-02 02:00 UTC is 2026-12-01 18:00 in Los Angeles: the guest leaves tomorrow there.
+    moveClocks(new Date('2026-12-02T02:00:00Z'));
+    const saved = await api(t, s.cookie, 'PUT', `/api/units/${unitId}/calendar`, { calendar_url: `${base}/feed.ics?la`, typical_guests: null });
+    expect(saved.json()).toMatchObject({ upcoming_stays: 1, error: null });
+    const stays = (await api(t, memberCookie, 'GET', `/api/units/${unitId}/stays`)).json() as { arrival_date: string; departure_date: string }[];
+    expect(stays.map((x) => [x.arrival_date, x.departure_date])).toEqual([['2026-11-29', '2026-12-02']]);
+  });
+
   it('removing the link removes its stays that have not ended and keeps those that have', async () => {
     feed = { body: pastAndFuture };
     await api(t, s.cookie, 'PUT', `/api/units/${s.unitId}/calendar`, { calendar_url: `${base}/feed.ics?past`, typical_guests: 3 });

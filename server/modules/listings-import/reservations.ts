@@ -18,6 +18,7 @@ import { withTenant } from '../../db/tenant-tx';
 import type { HostawayReservation } from '../../integrations/hostaway';
 import { notFound } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/session';
+import { addLocalDays, localDay, propertyZone } from '../stays/local-days';
 import { isStay } from '../stays/stay-rules';
 import { openSession, type HostawayDeps } from './credentials';
 
@@ -119,15 +120,16 @@ export async function refreshReservation(deps: HostawayDeps, tenantId: string, i
 
 /**
  * The stays of unit `unitId`, from every source, under way or arriving within UPCOMING_DAYS of
- * `now` (UTC dates; the stored dates are the property's own), soonest first.
+ * its today: the property's own days, like the stored dates (docs/decisions/036-local-days.md),
+ * soonest first.
  * @throws AppError NOT_FOUND for a unit not of the caller's company.
  */
 export async function upcomingStays(db: Db, who: TenantIdentity, unitId: string, now: Date): Promise<UpcomingStay[]> {
-  const today = day(now);
-  const until = day(addDays(now, UPCOMING_DAYS, { in: utc }));
   return withTenant(db, who.tenantId, async (tx) => {
-    const [unit] = await tx.select({ id: units.id }).from(units).where(and(eq(units.tenantId, who.tenantId), eq(units.id, unitId)));
-    if (!unit) throw notFound('Unit');
+    const zone = await propertyZone(tx, who.tenantId, unitId);
+    if (zone === null) throw notFound('Unit');
+    const today = localDay(now, zone);
+    const until = addLocalDays(today, UPCOMING_DAYS);
     const rows = await tx
       .select()
       .from(reservations)

@@ -49,3 +49,18 @@ export async function companyZone(tx: Tx, tenantId: string): Promise<string> {
   const [row] = await queryRows<{ time_zone: string }>(tx, sql`select time_zone from tenants where id = ${tenantId}`);
   return row && isTimeZone(row.time_zone) ? row.time_zone : 'UTC';
 }
+
+/**
+ * The IANA time zone of property `unitId` (its own, else its company's; 'UTC' when neither names
+ * one this server knows), read in the caller's tenant transaction; null when the company has no
+ * such property.
+ */
+export async function propertyZone(tx: Tx, tenantId: string, unitId: string): Promise<string | null> {
+  const [row] = await queryRows<{ own: string | null; company: string }>(
+    tx,
+    sql`select u.time_zone as own, t.time_zone as company from units u join tenants t on t.id = u.tenant_id
+        where u.tenant_id = ${tenantId} and u.id = ${unitId}`,
+  );
+  if (!row) return null;
+  return [row.own, row.company].find((z): z is string => z !== null && isTimeZone(z)) ?? 'UTC';
+}
