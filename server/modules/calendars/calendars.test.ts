@@ -247,6 +247,26 @@ describe.each(backends)('calendar links on %s', (backend) => {
     expect(stays.map((x) => [x.arrival_date, x.departure_date])).toEqual([['2026-11-29', '2026-12-02']]);
   });
 
+  it('saving the same link again reads it only when a refresh on request would be, and counts as one', async () => {
+    const created = await api(t, s.cookie, 'POST', '/api/units', { name: 'Pier House', address: '1 Pier Road', garage_id: s.garageId });
+    const unitId = (created.json() as { id: string }).id;
+    const link = { calendar_url: `${base}/feed.ics?same`, typical_guests: 2 };
+    const at = (minutes: number) => new Date(NOW.getTime() + minutes * 60_000);
+    moveClocks(at(20));
+    feed = { body: fixture('airbnb.ics') };
+    expect((await api(t, s.cookie, 'PUT', `/api/units/${unitId}/calendar`, link)).json()).toMatchObject({ synced_at: at(20).toISOString(), upcoming_stays: 2 });
+    // Saved again at once, with the feed changed meanwhile: not read, the typical guests saved.
+    feed = { body: fixture('booking.ics') };
+    moveClocks(at(20.5));
+    expect((await api(t, s.cookie, 'PUT', `/api/units/${unitId}/calendar`, { ...link, typical_guests: 5 })).json()).toMatchObject({ synced_at: at(20).toISOString(), typical_guests: 5 });
+    expect((await confirmedRows(unitId)).map((r) => r.channel)).toEqual(['Airbnb', 'Airbnb']);
+    // A minute on it is read, and counts as the minute's refresh on request.
+    moveClocks(at(22));
+    expect((await api(t, s.cookie, 'PUT', `/api/units/${unitId}/calendar`, link)).json()).toMatchObject({ synced_at: at(22).toISOString() });
+    expect((await confirmedRows(unitId)).map((r) => r.channel)).toEqual(['Booking.com', 'Booking.com']);
+    expect((await api(t, memberCookie, 'POST', `/api/units/${unitId}/calendar/refresh`)).statusCode).toBe(429);
+  });
+
   it('removing the link removes its stays that have not ended and keeps those that have', async () => {
     feed = { body: pastAndFuture };
     await api(t, s.cookie, 'PUT', `/api/units/${s.unitId}/calendar`, { calendar_url: `${base}/feed.ics?past`, typical_guests: 3 });

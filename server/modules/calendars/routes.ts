@@ -48,7 +48,7 @@ export async function calendarRoutes(fastify: FastifyInstance, { ctx, queue }: {
       schema: {
         tags,
         operationId: 'saveUnitCalendar',
-        summary: "Save a property's calendar link and typical guests (admins); a link is read at once",
+        summary: "Save a property's calendar link and typical guests (admins); a new link is read at once, the same link again only as a refresh on request would be",
         'x-errors': [...refusals, 'FORBIDDEN'],
         params: idParam,
         body: saveCalendarBody,
@@ -56,8 +56,9 @@ export async function calendarRoutes(fastify: FastifyInstance, { ctx, queue }: {
       },
     },
     async (request) => {
-      if (!(await saveCalendar(deps, request.who, request.params.id, request.body))) return calendarState(deps, request.who, request.params.id);
-      const state = await refreshNow(deps, request.who, request.params.id, false);
+      const link = await saveCalendar(deps, request.who, request.params.id, request.body);
+      if (link === 'none') return calendarState(deps, request.who, request.params.id);
+      const state = await refreshNow(deps, request.who, request.params.id, link === 'new' ? 'newLink' : 'sameLink');
       await jobs.follow(request.who.tenantId, request.params.id);
       return state;
     },
@@ -75,6 +76,6 @@ export async function calendarRoutes(fastify: FastifyInstance, { ctx, queue }: {
         response: { 200: unitCalendar },
       },
     },
-    async (request) => refreshNow(deps, request.who, request.params.id, true),
+    async (request) => refreshNow(deps, request.who, request.params.id, 'request'),
   );
 }

@@ -109,10 +109,10 @@ export async function calendarState(deps: CalendarDeps, who: TenantIdentity, uni
  * link's refresh state; changing or removing the link removes the previous link's stays that have
  * not ended, cancelled ones included (those that have stay, as history the forecast learns from;
  * a new link's read stores what it lists).
- * @returns whether the unit now has a link to read.
+ * @returns 'none' when the unit now has no link, 'new' for a new or changed link, 'same' for the link it had.
  * @throws AppError NOT_FOUND for a unit not of the caller's company.
  */
-export async function saveCalendar(deps: CalendarDeps, who: TenantIdentity, unitId: string, body: SaveCalendarBody): Promise<boolean> {
+export async function saveCalendar(deps: CalendarDeps, who: TenantIdentity, unitId: string, body: SaveCalendarBody): Promise<'none' | 'new' | 'same'> {
   return withTenant(deps.db, who.tenantId, async (tx) => {
     const row = await unitRow(tx, who.tenantId, unitId);
     if (!row) throw notFound('Unit');
@@ -137,7 +137,7 @@ export async function saveCalendar(deps: CalendarDeps, who: TenantIdentity, unit
           ),
         );
     }
-    return body.calendar_url !== null;
+    return body.calendar_url === null ? 'none' : changed ? 'new' : 'same';
   });
 }
 
@@ -243,18 +243,20 @@ export async function refreshCalendar(deps: CalendarDeps, tenantId: string, unit
 }
 
 /**
- * Refreshes the unit's calendar now, as a person asks ('Refresh now', or saving a link), and
- * answers its state; a failed read is in the state's `error`, not thrown.
+ * Refreshes the unit's calendar now, as a person asks, and answers its state; a failed read is in
+ * the state's `error`, not thrown. `why` is the asking: 'request' ('Refresh now'), 'newLink' (a
+ * new or changed link saved: read at once, and the next refresh on request waits a minute), or
+ * 'sameLink' (the link saved again: read only if a refresh on request would be, and counted as one).
  * @throws AppError NOT_FOUND for a unit not of the caller's company; CONFLICT when it has no
- *   link; RATE_LIMITED when `limited` and it was refreshed on request less than a minute ago.
+ *   link; RATE_LIMITED for a 'request' less than a minute after the last read on request.
  */
-export async function refreshNow(deps: CalendarDeps, who: TenantIdentity, unitId: string, limited: boolean): Promise<UnitCalendar> {
+export async function refreshNow(deps: CalendarDeps, who: TenantIdentity, unitId: string, why: 'request' | 'newLink' | 'sameLink'): Promise<UnitCalendar> {
   const state = await calendarState(deps, who, unitId);
   if (state.calendar_url === null) throw new AppError('CONFLICT', 'This property has no calendar link');
   const key = `${who.tenantId}:${unitId}`;
-  // A save's read is one too, and the next refresh waits a minute after it.
-  if (!limited) await deps.manualRefreshes.restart(key);
+  if (why === 'newLink') await deps.manualRefreshes.restart(key);
   else if (!(await deps.manualRefreshes.take(key)).allowed) {
+    if (why === 'sameLink') return state;
     throw new AppError('RATE_LIMITED', 'This calendar was refreshed less than a minute ago. Please wait a minute and try again.');
   }
   await refreshCalendar(deps, who.tenantId, unitId).catch((err: unknown) => {
