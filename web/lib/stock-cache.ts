@@ -1,7 +1,8 @@
 /**
- * What to refresh after a stock change. One stock change shows up in several places (a unit's
- * page, the units list, the garages' stock, the dashboard's figures and alerts, the forecast and
- * the pick lists), so every change refreshes all of them.
+ * What to refresh after a stock change, or a change of a property's stays. One stock change shows
+ * up in several places (a unit's page, the units list, the garages' stock, the dashboard's figures
+ * and alerts, the forecast and the pick lists), so every change refreshes all of them; stays
+ * change what the forecast, the pick lists and the dashboard's forecast card say.
  */
 import type { QueryClient } from '@tanstack/react-query';
 import { dashboardQuery } from './queries/get-dashboard';
@@ -16,5 +17,18 @@ export async function invalidateStock(queryClient: QueryClient): Promise<void> {
     queryClient.invalidateQueries({ queryKey: unitsQuery.queryKey }),
     queryClient.invalidateQueries({ queryKey: garagesQuery.queryKey }),
     queryClient.invalidateQueries({ queryKey: forecastKey }),
+  ]);
+}
+
+/**
+ * Marks stale what a property's stays feed (after its calendar link was saved or read): the
+ * property's page (its calendar, upcoming stays and forecast line), the forecast, the pick lists
+ * and the dashboard's forecast card.
+ */
+export async function invalidateStays(queryClient: QueryClient, unitQueryKey: readonly unknown[]): Promise<void> {
+  await Promise.all([
+    queryClient.invalidateQueries({ queryKey: unitQueryKey }),
+    queryClient.invalidateQueries({ queryKey: forecastKey }),
+    queryClient.invalidateQueries({ queryKey: dashboardQuery.queryKey }),
   ]);
 }

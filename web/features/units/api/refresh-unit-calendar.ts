@@ -5,6 +5,7 @@ import { unitCalendar, type UnitCalendar } from '../../../../common/contracts/ca
 import { actionErrorMessage } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
 import { unitQuery } from '../../../lib/queries/get-unit';
+import { invalidateStays } from '../../../lib/stock-cache';
 import { refreshedCalendarMessage } from '../calendar-form';
 
 /** Reads the link now. @throws ApiError: 404 unknown unit, 409 no link, 429 refreshed less than a minute ago */
@@ -21,7 +22,7 @@ export function useRefreshUnitCalendar() {
       const message = refreshedCalendarMessage(state);
       if (message.ok) toast.success(message.text);
       else toast.error(message.text);
-      await queryClient.invalidateQueries({ queryKey: unitQuery(state.unit_id).queryKey });
+      await invalidateStays(queryClient, unitQuery(state.unit_id).queryKey);
     },
     onError: (error) => toast.error(actionErrorMessage(error, 'Failed to refresh the calendar')),
   });

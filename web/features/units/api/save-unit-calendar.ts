@@ -8,6 +8,7 @@ import { unitCalendar, type SaveCalendarBody, type UnitCalendar } from '../../..
 import { actionErrorMessage } from '../../../lib/api-error';
 import { apiFetch } from '../../../lib/api-fetch';
 import { unitQuery } from '../../../lib/queries/get-unit';
+import { invalidateStays } from '../../../lib/stock-cache';
 import { savedCalendarMessage } from '../calendar-form';
 
 /** Saves the link (null removes it). @throws ApiError, 400 with field issues, 404 for an unknown unit */
@@ -24,8 +25,7 @@ export function useSaveUnitCalendar() {
       const message = savedCalendarMessage(saved);
       if (message.ok) toast.success(message.text);
       else toast.error(message.text);
-      // The unit's key covers its calendar and its upcoming stays.
-      await queryClient.invalidateQueries({ queryKey: unitQuery(saved.unit_id).queryKey });
+      await invalidateStays(queryClient, unitQuery(saved.unit_id).queryKey);
     },
     onError: (error) => toast.error(actionErrorMessage(error, 'Failed to save the calendar link')),
   });
