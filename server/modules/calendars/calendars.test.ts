@@ -267,6 +267,32 @@ describe.each(backends)('calendar links on %s', (backend) => {
     expect((await api(t, memberCookie, 'POST', `/api/units/${unitId}/calendar/refresh`)).statusCode).toBe(429);
   });
 
+  it('a booking both imported from Hostaway and listed by the link counts once, in the list and the forecast', async () => {
+    const created = await api(t, s.cookie, 'POST', '/api/units', { name: 'Twin Source Villa', address: '5 Mill Lane', garage_id: s.garageId });
+    const unitId = (created.json() as { id: string }).id;
+    moveClocks(NOW);
+    feed = { body: fixture('airbnb.ics') };
+    await api(t, s.cookie, 'PUT', `/api/units/${unitId}/calendar`, { calendar_url: `${base}/feed.ics?twin`, typical_guests: 2 });
+    // Hostaway imported the first of the link's two bookings, with its guests, and a booking of its own.
+    await t.database.db.execute(sql`
+      insert into reservations (tenant_id, source, id, unit_id, arrival_date, departure_date, nights, guests, status, channel)
+      values (${s.tenantId}, 'hostaway', '90001', ${unitId}, '2026-12-03', '2026-12-07', 4, 5, 'new', 'airbnbOfficial'),
+             (${s.tenantId}, 'hostaway', '90002', ${unitId}, '2026-12-13', '2026-12-14', 1, 2, 'new', 'direct')`);
+    const stays = (await api(t, memberCookie, 'GET', `/api/units/${unitId}/stays`)).json() as { source: string; arrival_date: string; guests: number | null }[];
+    expect(stays.map((x) => [x.source, x.arrival_date, x.guests])).toEqual([
+      ['hostaway', '2026-12-03', 5],
+      ['calendar', '2026-12-07', null],
+      ['hostaway', '2026-12-13', 2],
+    ]);
+    const forecast = (await api(t, memberCookie, 'GET', `/api/units/${unitId}/forecast`)).json() as { stays: { arrival_date: string; guests: number }[] };
+    // The forecast's horizon is its 7 days: the stays arriving by 2026-12-08.
+    expect(forecast.stays.map((x) => [x.arrival_date, x.guests])).toEqual([
+      ['2026-12-03', 5],
+      ['2026-12-07', 2],
+    ]);
+    expect((await api(t, s.cookie, 'GET', `/api/units/${unitId}/calendar`)).json()).toMatchObject({ upcoming_stays: 1 });
+  });
+
   it('removing the link removes its stays that have not ended and keeps those that have', async () => {
     feed = { body: pastAndFuture };
     await api(t, s.cookie, 'PUT', `/api/units/${s.unitId}/calendar`, { calendar_url: `${base}/feed.ics?past`, typical_guests: 3 });
