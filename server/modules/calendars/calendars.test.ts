@@ -278,6 +278,13 @@ describe.each(backends)('calendar links on %s', (backend) => {
       insert into reservations (tenant_id, source, id, unit_id, arrival_date, departure_date, nights, guests, status, channel)
       values (${s.tenantId}, 'hostaway', '90001', ${unitId}, '2026-12-03', '2026-12-07', 4, 5, 'new', 'airbnbOfficial'),
              (${s.tenantId}, 'hostaway', '90002', ${unitId}, '2026-12-13', '2026-12-14', 1, 2, 'new', 'direct')`);
+    // The link's next read matches them (a Hostaway sync does too, listings-import tests).
+    const deps: CalendarDeps = { db: t.database.db, now: () => NOW, feed: { timeoutMs: 2000, maxBytes: 1024 * 1024, allowLoopback: true }, manualRefreshes: openLimits(t.database.db).limit(MANUAL_REFRESH_LIMIT) };
+    await refreshCalendar(deps, s.tenantId, unitId);
+    expect((await calendarRows(unitId)).map((r) => [r.arrival_date, r.status])).toEqual([
+      ['2026-12-03', 'duplicate'],
+      ['2026-12-07', 'confirmed'],
+    ]);
     const stays = (await api(t, memberCookie, 'GET', `/api/units/${unitId}/stays`)).json() as { source: string; arrival_date: string; guests: number | null }[];
     expect(stays.map((x) => [x.source, x.arrival_date, x.guests])).toEqual([
       ['hostaway', '2026-12-03', 5],
@@ -291,6 +298,15 @@ describe.each(backends)('calendar links on %s', (backend) => {
       ['2026-12-07', 2],
     ]);
     expect((await api(t, s.cookie, 'GET', `/api/units/${unitId}/calendar`)).json()).toMatchObject({ upcoming_stays: 1 });
+    // Cancelled on Hostaway, the booking the link still lists counts from the link again.
+    await t.database.db.execute(sql`update reservations set status = 'cancelled' where source = 'hostaway' and id = '90001'`);
+    await refreshCalendar(deps, s.tenantId, unitId);
+    const after = (await api(t, memberCookie, 'GET', `/api/units/${unitId}/stays`)).json() as { source: string; arrival_date: string }[];
+    expect(after.map((x) => [x.source, x.arrival_date])).toEqual([
+      ['calendar', '2026-12-03'],
+      ['calendar', '2026-12-07'],
+      ['hostaway', '2026-12-13'],
+    ]);
   });
 
   it('removing the link removes its stays that have not ended and keeps those that have', async () => {

@@ -28,6 +28,7 @@ import type { TenantIdentity } from '../auth/session';
 import { stockLocks } from '../stock/locks';
 import { CANCELLED_STAY, CONFIRMED_STAY, isStay } from '../stays/stay-rules';
 import { addLocalDays, localDay } from '../stays/local-days';
+import { matchCalendarStays } from '../stays/one-booking';
 import { NotACalendarError, parseCalendar, type CalendarStay } from './ical';
 
 /** Days back and ahead of the property's today that a refresh replaces. */
@@ -145,7 +146,8 @@ export async function saveCalendar(deps: CalendarDeps, who: TenantIdentity, unit
  * Stores the stays `parsed` of the unit's link read for `window` (the property's days around its
  * `today`), unless the link changed meanwhile: each is added, or its row updated (dates, and
  * 'confirmed' again if it had been cancelled); a stay of the window the link no longer lists that
- * arrives after `today` is marked 'cancelled', and one that has begun is left as it is.
+ * arrives after `today` is marked 'cancelled', and one that has begun is left as it is; the link's
+ * stays that another source gives too are matched (stays/one-booking.ts).
  */
 async function storeStays(
   deps: CalendarDeps,
@@ -208,6 +210,7 @@ async function storeStays(
           },
         });
     }
+    await matchCalendarStays(tx, tenantId, [unitId]);
     await tx.update(units).set({ calendarSyncedAt: deps.now(), calendarError: null }).where(and(eq(units.tenantId, tenantId), eq(units.id, unitId)));
   });
 }

@@ -107,6 +107,25 @@ describe.each(backends)('Hostaway reservations on %s', (backend) => {
     expect(await stays(listings[1]!.id)).toEqual([]);
   });
 
+  it("a booking the property's calendar link also lists counts once, from Hostaway, while Hostaway holds it", async () => {
+    const target = ofListing(listings[2]!.id)[0]!;
+    const unitId = unitOf[String(listings[2]!.id)]!;
+    await t.database.db.execute(sql`
+      insert into reservations (tenant_id, source, id, unit_id, arrival_date, departure_date, nights, status, channel)
+      values (${s.tenantId}, 'calendar', ${`${unitId}/same@airbnb.com`}, ${unitId}, ${target.arrivalDate}, ${target.departureDate}, 2, 'confirmed', 'Airbnb')`);
+    const send = (payload: unknown) =>
+      t.app.inject({ method: 'POST', url: '/api/hostaway/webhook', headers: { authorization: basic(hook.login, hook.password) }, payload: payload as object });
+    const linkStatus = async () => (await queryRows<{ status: string }>(t.database.db, sql`select status from reservations where source = 'calendar' and unit_id = ${unitId}`))[0]!.status;
+    Object.assign(target, { updatedOn: '2099-03-01 10:00:00' });
+    expect((await send({ object: 'reservation', data: { id: target.id }, n: 'match' })).statusCode).toBe(200);
+    expect(await linkStatus()).toBe('duplicate');
+    expect((await stays(listings[2]!.id)).map((r) => r.id)).toEqual([String(target.id)]);
+    Object.assign(target, { status: 'cancelled', updatedOn: '2099-03-02 10:00:00' });
+    expect((await send({ object: 'reservation', data: { id: target.id }, n: 'unmatch' })).statusCode).toBe(200);
+    expect(await linkStatus()).toBe('confirmed');
+    expect((await stays(listings[2]!.id)).map((r) => r.id)).toEqual([`${unitId}/same@airbnb.com`]);
+  });
+
   it('acknowledges events for unknown listings and reservations, and other objects, storing nothing', async () => {
     const before = await storedCount();
     const foreign = ofListing(listings[3]!.id)[0]!;

@@ -19,6 +19,7 @@ import type { HostawayReservation } from '../../integrations/hostaway';
 import { notFound } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/session';
 import { addLocalDays, localDay, propertyZone } from '../stays/local-days';
+import { matchCalendarStays } from '../stays/one-booking';
 import { isStay } from '../stays/stay-rules';
 import { openSession, type HostawayDeps } from './credentials';
 
@@ -71,7 +72,8 @@ async function upsert(tx: Tx, tenantId: string, byListing: Map<number, string>, 
 /**
  * Reads every reservation of the company's account in the sync window (paged by `afterId`) and
  * stores those of imported properties; reservations of the window that Hostaway no longer lists
- * are removed. Records the time on success and the reason on failure (then rethrows).
+ * are removed, and the calendar links' stays matched to them (stays/one-booking.ts). Records the
+ * time on success and the reason on failure (then rethrows).
  * @returns how many reservations were stored.
  */
 export async function syncReservations(deps: HostawayDeps, tenantId: string): Promise<{ stored: number }> {
@@ -94,6 +96,7 @@ export async function syncReservations(deps: HostawayDeps, tenantId: string): Pr
           seen.length > 0 ? sql`not (${inArray(reservations.id, seen)})` : undefined,
         ),
       );
+      await matchCalendarStays(tx, tenantId);
       await tx.update(providerCredentials).set({ lastSyncedAt: deps.now(), lastSyncError: null }).where(eq(providerCredentials.tenantId, tenantId));
       return { stored };
     });
@@ -115,7 +118,12 @@ export async function refreshReservation(deps: HostawayDeps, tenantId: string, i
   const session = await openSession(deps, tenantId);
   const found = await deps.client.getReservation(session, id);
   if (!found) return false;
-  return withTenant(deps.db, tenantId, async (tx) => upsert(tx, tenantId, await unitsByListing(tx, tenantId), found));
+  return withTenant(deps.db, tenantId, async (tx) => {
+    const byListing = await unitsByListing(tx, tenantId);
+    if (!(await upsert(tx, tenantId, byListing, found))) return false;
+    await matchCalendarStays(tx, tenantId, [byListing.get(found.listingMapId)!]);
+    return true;
+  });
 }
 
 /**

@@ -4,10 +4,10 @@
  * (new, modified, ownerStay, awaitingPayment, awaitingGuestVerification; cancelled, inquiries,
  * declined, expired, pending and unknown do not); a calendar link's events and the demo's
  * simulated stays are stored as 'confirmed', and a link's stay still ahead that its feed no longer
- * lists as 'cancelled' (kept, not counted). Calendar blocks that are not bookings are never stored.
- * A booking that comes both from Hostaway and from a calendar link counts once (`isStay`).
+ * lists as 'cancelled' (kept, not counted), and one that is the same booking as a stay from another
+ * source as 'duplicate' (stays/one-booking.ts). Calendar blocks that are not bookings are never stored.
  */
-import { inArray, sql, type SQL } from 'drizzle-orm';
+import { inArray, type SQL } from 'drizzle-orm';
 import { reservations } from '../../db/schema/integrations';
 
 /** Statuses of a reservation that is a stay, from any source. */
@@ -19,17 +19,8 @@ export const CONFIRMED_STAY = 'confirmed';
 /** The status of a calendar stay still ahead that its feed no longer lists (Hostaway's word for a cancelled booking). */
 export const CANCELLED_STAY = 'cancelled';
 
-const stayStatuses = sql.join(STAY_STATUSES.map((status) => sql`${status}`), sql`, `);
+/** The status of a calendar stay that is a booking another source already gives (stays/one-booking.ts). */
+export const DUPLICATE_STAY = 'duplicate';
 
-/**
- * SQL, on the table `reservations` unaliased: the reservation row is a stay, counted once. A
- * calendar link's stay with the same property and dates as a stay from another source (Hostaway
- * imports what the channel's own link also lists) is the same booking: the other source's row
- * counts, since it carries the guests (docs/decisions/044-calendar-text-and-history.md).
- */
-export const isStay = (): SQL => sql`(${inArray(reservations.status, [...STAY_STATUSES])} and not (
-  reservations.source = 'calendar' and exists (
-    select 1 from reservations same
-    where same.tenant_id = reservations.tenant_id and same.unit_id = reservations.unit_id
-      and same.arrival_date = reservations.arrival_date and same.departure_date = reservations.departure_date
-      and same.source <> 'calendar' and same.status in (${stayStatuses}))))`;
+/** SQL: the reservation row is a stay. */
+export const isStay = (): SQL => inArray(reservations.status, [...STAY_STATUSES]);
