@@ -42,6 +42,13 @@ export type ForecastQuery = z.infer<typeof forecastQuery>;
 export const shortfallKinds = ['runs_out', 'below_minimum'] as const;
 export type ShortfallKind = (typeof shortfallKinds)[number];
 
+/**
+ * Stays of the company's figure a property's own usage rate is weighed against (docs/product.md
+ * "Forecast", usage per stay): a property with fewer past stays than this leans mostly on the
+ * company's usage, and its pages say so.
+ */
+export const PRIOR_STAYS = 4;
+
 /** How a usage rate was found (docs/product.md "Forecast", usage per stay). */
 export const rateBasis = z.enum(['property', 'company', 'default', 'none']);
 export type RateBasis = z.infer<typeof rateBasis>;

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { expectedUse, learnRates, nightsOf, PRIOR_STAYS, projectItem, type PropertyHistory, type Rate } from './model';
+import { PRIOR_STAYS } from '../../../common/contracts/forecast';
+import { expectedUse, learnRates, nightsOf, projectItem, type PropertyHistory, type Rate } from './model';
 
 const history = (unitId: string, stays: number, guestNights: number, used: Record<string, number>): PropertyHistory => ({
   unitId,

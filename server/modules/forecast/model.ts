@@ -16,11 +16,8 @@
  * stay both terms give the same use, so f only shapes how a long or crowded stay differs.
  * When the company has no usage of the item at all, the item's default per stay is used (f = 1).
  */
-import type { RateBasis, ShortfallKind } from '../../../common/contracts/forecast';
+import { PRIOR_STAYS, type RateBasis, type ShortfallKind } from '../../../common/contracts/forecast';
 import { isBelowMinimum } from '../../../common/contracts/stock';
-
-/** Stays of the company's figure a property's own rate is weighed against (shrinkage). */
-export const PRIOR_STAYS = 4;
 
 /** Days of ledger history the rates are learned from (docs/product.md "Forecast"). */
 export const LEARNING_DAYS = 90;

@@ -1,7 +1,7 @@
 /** Unit detail's lines of the forecast: usage per stay, stays and short items. */
 import { describe, expect, it } from 'vitest';
 import type { UnitForecastAnswer } from '../../../common/contracts/forecast';
-import { perStayByItem, shortItemsText, staysText } from './unit-forecast';
+import { historyText, perStayByItem, shortItemsText, staysText } from './unit-forecast';
 
 type Item = UnitForecastAnswer['items'][number];
 
@@ -38,5 +38,20 @@ describe('staysText and shortItemsText', () => {
   it('counts the items that would start short', () => {
     expect(shortItemsText({ items: [item('towel', 2, 'property', false)] })).toBeNull();
     expect(shortItemsText({ items: [item('towel', 2, 'property', true), item('pods', 2, 'property', true)] })).toBe('2 items would start a check-in short');
+  });
+});
+
+describe('historyText', () => {
+  const withStays = (stays: number, basis: Item['rate']['basis']) => ({ ...item('towel', 2, basis, false), rate: { ...item('towel', 2, basis, false).rate, stays } });
+  it("says when the property's own history is too short to learn its usage from", () => {
+    expect(historyText({ items: [withStays(0, 'company'), withStays(0, 'none')] })).toBe("No past stays to learn this property's usage from yet: the forecast uses the company's usage.");
+    expect(historyText({ items: [withStays(1, 'property')] })).toBe("1 past stay to learn from: the forecast leans on the company's usage until there are 4.");
+    expect(historyText({ items: [withStays(3, 'property'), withStays(3, 'company')] })).toBe("3 past stays to learn from: the forecast leans on the company's usage until there are 4.");
+  });
+
+  it('says nothing with 4 stays or more, or when no item has a usage the company learned', () => {
+    expect(historyText({ items: [withStays(4, 'property')] })).toBeNull();
+    expect(historyText({ items: [withStays(0, 'default'), withStays(0, 'none')] })).toBeNull();
+    expect(historyText({ items: [] })).toBeNull();
   });
 });
