@@ -29,7 +29,8 @@ export interface MovementMeta {
   transferId?: string | null;
 }
 
-function tableOf(kind: Location['kind']) {
+/** The stock table of locations of `kind`, and its location column. */
+export function tableOf(kind: Location['kind']) {
   return kind === 'unit'
     ? { table: sql.raw('unit_inventory'), column: sql.raw('unit_id') }
     : { table: sql.raw('garage_inventory'), column: sql.raw('garage_id') };

@@ -26,6 +26,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { pgArray, queryRows, type Tx } from '../../db/client';
 import { ConcurrentChange } from '../../db/tenant-tx';
+import { tableOf } from './ledger';
 import { belowMinimumSql } from './rules';
 
 /** PostgreSQL's row-lock strengths, weakest first. */
@@ -233,8 +234,7 @@ export class StockLocks {
    */
   async rowsOpenedSince(kind: 'unit' | 'garage', pairs: readonly { locationId: string; itemId: string }[]): Promise<void> {
     if (pairs.length === 0) return;
-    const table = sql.raw(kind === 'unit' ? 'unit_inventory' : 'garage_inventory');
-    const column = sql.raw(kind === 'unit' ? 'unit_id' : 'garage_id');
+    const { table, column } = tableOf(kind);
     const of = sql`where s.tenant_id = ${this.tenantId}
       and (s.${column}, s.item_id) in (select * from unnest(${pgArray(pairs.map((p) => p.locationId))}::uuid[], ${pgArray(pairs.map((p) => p.itemId))}::uuid[]))`;
     const [count] = await queryRows<{ missing: number }>(
