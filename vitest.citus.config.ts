@@ -14,6 +14,7 @@ export default defineConfig({
       'server/modules/reports/reports.test.ts',
       'server/modules/forecast/forecast.test.ts',
       'server/modules/team/team.test.ts',
+      'server/modules/calendars/calendars.test.ts',
       'server/modules/stock/concurrency.test.ts',
     ],
     globalSetup: ['./server/test/global-setup.ts'],

@@ -30,6 +30,8 @@ export const leastRole = {
   setup: 'admin',
   /** Inviting, removing and changing the role of members and admins. */
   users: 'admin',
+  /** Choosing the service level the pick lists bring for. */
+  serviceLevel: 'admin',
   /** Making someone an owner, changing or removing an owner. */
   ownership: 'owner',
   /** Checkout and the customer portal. */

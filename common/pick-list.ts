@@ -1,11 +1,12 @@
 /**
  * Reading the item quantities of a pick list (GET /api/garages/:id/pick-list, contracts/forecast.ts):
- * the garage's stock and a property's garage shortfalls list only the items with something to say,
- * so an item not listed has 0. The Pick list screen, the morning email and the browser tests read
+ * the garage's stock lists only the items it holds, so an item not listed has 0; the lines' items
+ * are named once per answer; what the garage cannot cover of each line follows from its stock and
+ * the lines in the answer's order. The Pick list screen, the morning email and the browser tests read
  * them through here so that the rule lives in one place; so does the garage's allocation of its
  * stock over the lines, which the server answers and the screen plans again with typed quantities.
  */
-import type { ItemQuantity, PickListAnswer, PickListUnit } from './contracts/forecast';
+import type { ItemQuantity, PickListAnswer } from './contracts/forecast';
 
 /** The quantity of an item id in `list` (pieces), 0 when it is not listed. */
 function lookup(list: readonly ItemQuantity[]): (itemId: string) => number {
@@ -23,12 +24,29 @@ export function garageQuantities(answer: Pick<PickListAnswer, 'garage_stock'>): 
 }
 
 /**
- * Of a property's line, what of its `bring` the garage cannot cover once the properties listed
- * before have taken theirs, from the property's `garage_shortfalls`.
- * @returns a function of an item id giving pieces (0 when the garage covers the line in full).
+ * The name of an item of the answer's lines, from its `items` (each named once).
+ * @returns a function of an item id giving its name ('' for an item the answer does not name).
  */
-export function lineShortfalls(property: Pick<PickListUnit, 'garage_shortfalls'>): (itemId: string) => number {
-  return lookup(property.garage_shortfalls);
+export function itemNames(answer: Pick<PickListAnswer, 'items'>): (itemId: string) => string {
+  const byItem = new Map(answer.items.map((item) => [item.item_id, item.item_name]));
+  return (itemId) => byItem.get(itemId) ?? '';
+}
+
+/**
+ * Of each line, what of its `bring` the garage cannot cover once the properties listed before
+ * have taken theirs ({@link garageAllocation} over the answer's properties in their order).
+ * @returns a function of a property id and an item id giving pieces (0 when the garage covers the line in full).
+ */
+export function lineShortfalls(answer: Pick<PickListAnswer, 'garage_stock' | 'properties'>): (unitId: string, itemId: string) => number {
+  const take = garageAllocation(garageQuantities(answer));
+  const short = new Map<string, number>();
+  for (const property of answer.properties) {
+    for (const line of property.lines) {
+      const missing = take(line.item_id, line.bring);
+      if (missing > 0) short.set(`${property.unit_id} ${line.item_id}`, missing);
+    }
+  }
+  return (unitId, itemId) => short.get(`${unitId} ${itemId}`) ?? 0;
 }
 
 /**

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import type { ForecastAnswer, PickListAnswer } from '../common/contracts/forecast';
 import type { Garage, Unit } from '../common/contracts/stock';
-import { garageQuantities } from '../common/pick-list';
+import { garageQuantities, itemNames } from '../common/pick-list';
 import { signInThroughPage } from './fixtures/account';
 import { seedDemo } from './fixtures/demo';
 import { freePort, startServer } from './fixtures/server';
@@ -37,6 +37,19 @@ async function deliverOneProperty(browser: Browser, url: string, login: { email:
     await expect(first).toContainText(/Runs out before the check-in on|Below minimum at the check-in on/);
     await expect(first).toContainText(/Bring \d+/);
 
+    // The service level the pick lists bring for: the owner changes it, and it is kept.
+    const level = page.getByLabel('Service level');
+    await expect(level).toHaveValue('95');
+    await expect(page.getByTestId('service-level')).toContainText('Pick lists bring enough for a 95 % chance that an arriving stay finds every item it needs.');
+    if (size === 'desktop') {
+      await level.selectOption('98');
+      await expect(page.getByRole('status').filter({ hasText: 'Service level set to 98 %' })).toBeVisible();
+      await page.reload();
+      await expect(page.getByLabel('Service level')).toHaveValue('98');
+      await page.getByLabel('Service level').selectOption('95');
+      await expect(page.getByRole('status').filter({ hasText: 'Service level set to 95 %' })).toBeVisible();
+    }
+
     await page.getByRole('link', { name: /^Pick list: / }).first().click();
     await expect(page).toHaveTitle('Pick list · Inventory Manager');
     await expect(page.getByRole('heading', { level: 1, name: /^Pick list: / })).toBeVisible();
@@ -54,6 +67,8 @@ async function deliverOneProperty(browser: Browser, url: string, login: { email:
     const inGarage = garageQuantities(pickList);
     const property = pickList.properties.find((p) => p.lines.some((line) => line.bring > 0 && inGarage(line.item_id) > 0))!;
     const line = property.lines.find((l) => l.bring > 0 && inGarage(l.item_id) > 0)!;
+    const nameOf = itemNames(pickList);
+    const lineName = nameOf(line.item_id);
     const quantity = Math.min(line.bring, inGarage(line.item_id), 3);
     const unitBefore = (await (await page.request.get(`${url}/api/units/${property.unit_id}`)).json()) as Unit;
     const garagesBefore = (await (await page.request.get(`${url}/api/garages`)).json()) as Garage[];
@@ -62,17 +77,18 @@ async function deliverOneProperty(browser: Browser, url: string, login: { email:
 
     // Only that line, the others set to 0 on the number pad.
     const card = page.getByTestId('pick-list-property').filter({ hasText: property.unit_name });
+    await expect(card.getByTestId('pick-list-service')).toHaveText(/^(\+\d+ pieces?: \d+ % instead of \d+ %|\d+ % sure no arrival runs short)$/);
     for (const other of property.lines) {
-      const input = card.getByLabel(other.item_name, { exact: true });
+      const input = card.getByLabel(nameOf(other.item_id), { exact: true });
       await expect(input).toHaveAttribute('inputmode', 'numeric');
       await input.fill(other.item_id === line.item_id ? String(quantity) : '0');
     }
     await card.getByRole('button', { name: /^Mark as delivered/ }).click();
     const dialog = page.getByRole('dialog', { name: `Deliver to ${property.unit_name}` });
-    await expect(dialog).toContainText(`${quantity} ${line.item_name}`);
+    await expect(dialog).toContainText(`${quantity} ${lineName}`);
     await dialog.getByRole('button', { name: 'Mark as delivered' }).click();
-    await expect(page.getByRole('status').filter({ hasText: `Delivered to ${property.unit_name}: ${quantity} ${line.item_name}` })).toBeVisible();
-    await expect(card.getByTestId('pick-list-delivered')).toContainText(`${quantity} ${line.item_name}`);
+    await expect(page.getByRole('status').filter({ hasText: `Delivered to ${property.unit_name}: ${quantity} ${lineName}` })).toBeVisible();
+    await expect(card.getByTestId('pick-list-delivered')).toContainText(`${quantity} ${lineName}`);
 
     const unitAfter = (await (await page.request.get(`${url}/api/units/${property.unit_id}`)).json()) as Unit;
     const garagesAfter = (await (await page.request.get(`${url}/api/garages`)).json()) as Garage[];
@@ -81,8 +97,8 @@ async function deliverOneProperty(browser: Browser, url: string, login: { email:
 
     // The property's page shows the new stock.
     await page.goto(`${url}/unit/${property.unit_id}`);
-    const row = page.getByTestId('unit-stock-row').filter({ has: page.getByText(line.item_name, { exact: true }) });
-    await expect(row.getByRole('group', { name: `Stock of ${line.item_name}` })).toHaveText(String(held(unitAfter)));
+    const row = page.getByTestId('unit-stock-row').filter({ has: page.getByText(lineName, { exact: true }) });
+    await expect(row.getByRole('group', { name: `Stock of ${lineName}` })).toHaveText(String(held(unitAfter)));
   } finally {
     await context.close();
   }

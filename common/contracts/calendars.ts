@@ -1,10 +1,13 @@
 /**
- * A property's calendar link (docs/product.md "Stays", "Calendar links"): the iCal export URL of
- * its listing on Airbnb, Vrbo, Booking.com or another calendar, and the guests a stay is taken to
- * have, since calendars give none. The Edit dialog uses the same schema as the server, so a
- * person sees the server's message before sending (decision 011).
+ * A property's calendar links (docs/product.md "Stays", "Calendar links"): the iCal export URLs of
+ * its listings on Airbnb, Vrbo, Booking.com or a PMS, and the guests a stay is taken to have when
+ * its calendar gives none. The dialogs use the same schemas as the server, so a person sees the
+ * server's message before sending (decision 011).
  */
 import { z } from 'zod';
+
+/** Links a property may have (one per channel it is listed on, and its PMS's). */
+export const MAX_CALENDAR_LINKS = 5;
 
 /** Longest calendar link, in characters. */
 export const MAX_CALENDAR_URL_LENGTH = 2000;
@@ -29,12 +32,8 @@ const calendarLink = z
   .refine((s) => /^https?:\/\//i.test(s), 'Calendar link must start with http:// or https://')
   .refine((s) => URL.canParse(s), 'Calendar link is not a valid web address');
 
-/** A link as typed, trimmed; blank is no link (null). The Edit dialog's field. */
-export const calendarUrlText = z
-  .string('Calendar link must be text')
-  .trim()
-  .transform((s) => (s === '' ? null : s))
-  .pipe(calendarLink.nullable());
+/** A link as typed, trimmed: the 'Add calendar link' dialog's field. */
+export const calendarUrlText = z.string('Calendar link must be text').trim().min(1, 'Calendar link is required').pipe(calendarLink);
 
 /** Guests per stay, 1..MAX_TYPICAL_GUESTS, or null (2, the default). */
 export const typicalGuests = z
@@ -44,20 +43,34 @@ export const typicalGuests = z
   .max(MAX_TYPICAL_GUESTS, `Typical guests must be at most ${MAX_TYPICAL_GUESTS}`)
   .nullable();
 
-/** PUT /api/units/:id/calendar. */
-export const saveCalendarBody = z.object({ calendar_url: calendarUrlText.nullable(), typical_guests: typicalGuests });
-export type SaveCalendarBody = z.infer<typeof saveCalendarBody>;
+/** PUT /api/units/:id/calendar: the property's typical guests. */
+export const saveTypicalGuestsBody = z.object({ typical_guests: typicalGuests });
+export type SaveTypicalGuestsBody = z.infer<typeof saveTypicalGuestsBody>;
 
-/** A property's calendar link and the state of its last refresh. */
-export const unitCalendar = z.object({
-  unit_id: z.string(),
-  calendar_url: z.string().nullable(),
-  typical_guests: z.number().int().nullable(),
-  /** When the calendar was last read successfully (ISO instant), or null. */
+/** POST /api/units/:id/calendar/links: a link to add. */
+export const addCalendarLinkBody = z.object({ url: calendarUrlText });
+export type AddCalendarLinkBody = z.infer<typeof addCalendarLinkBody>;
+
+/** DELETE /api/units/:id/calendar/links/:linkId. */
+export const calendarLinkParams = z.object({ id: z.uuid(), linkId: z.uuid() });
+
+/** One calendar link of a property and the state of its last read. */
+export const calendarLinkState = z.object({
+  id: z.string(),
+  url: z.string(),
+  /** When the link was last read successfully (ISO instant), or null. */
   synced_at: z.string().nullable(),
   /** Why the last read failed, or null once one succeeds. */
   error: z.string().nullable(),
-  /** Stays from the link under way or ahead (departing after today). */
+  /** The link's stays under way or ahead (departing after the property's today), those another source also lists included. */
   upcoming_stays: z.number().int(),
+});
+export type CalendarLinkState = z.infer<typeof calendarLinkState>;
+
+/** A property's calendar links, oldest first, and its typical guests. */
+export const unitCalendar = z.object({
+  unit_id: z.string(),
+  typical_guests: z.number().int().nullable(),
+  links: z.array(calendarLinkState),
 });
 export type UnitCalendar = z.infer<typeof unitCalendar>;

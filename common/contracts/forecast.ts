@@ -53,15 +53,31 @@ export const PRIOR_STAYS = 4;
 export const rateBasis = z.enum(['property', 'company', 'default', 'none']);
 export type RateBasis = z.infer<typeof rateBasis>;
 
-/** A property's learned usage of an item. */
+/**
+ * A property's usage rate in force for an item (docs/product.md "Forecast"). A stay of g guests
+ * and n nights is expected to use
+ * fixed_share·per_stay + (1 − fixed_share)·per_guest_night·g·n pieces.
+ */
 export const usageRate = z.object({
   item_id: z.string(),
   /** Pieces per stay, at the property's typical stay. */
   per_stay: z.number(),
   /** Pieces per guest-night. */
   per_guest_night: z.number(),
+  /**
+   * The item's fixed share f, 0 to 1: the part of a stay's use that does not grow with its
+   * guest-nights, fitted per item over the company's properties; 1 for an item's default or
+   * none (then `per_guest_night` is 0).
+   */
+  fixed_share: z.number().min(0).max(1),
   /** Stays of the property the rate was learned from. */
   stays: z.number().int(),
+  /**
+   * The item's dispersion φ, learned over the company's properties: a stay's use varies around
+   * its expected use with variance φ × that use (1 as a Poisson count; above 1 more spread, below
+   * 1 steadier); 1 for an item's default or none. Between 0.05 and 50.
+   */
+  dispersion: z.number().min(0.05).max(50),
   basis: rateBasis,
 });
 export type UsageRate = z.infer<typeof usageRate>;
@@ -83,7 +99,11 @@ export const itemForecast = z.object({
   category: z.string(),
   quantity: z.number().int(),
   minimum_threshold: z.number().int(),
-  /** Expected use of the stays in the horizon (one decimal). */
+  /**
+   * The whole expected use of the stays the projection counts — under way (a stay departing
+   * today until usage is recorded at the property today) or arriving in the horizon — every
+   * night of each, those before today or after the horizon included (one decimal).
+   */
   expected_use: z.number(),
   shortfall: shortfall.nullable(),
   /** Pieces to bring so that no check-in of the horizon starts short. */
@@ -99,7 +119,11 @@ export const forecastStay = z.object({
   /** Guests as the forecast counts them (the property's typical number when the source gives none). */
   guests: z.number().int(),
   nights: z.number().int(),
-  /** Arrived before today and not yet departed. */
+  /**
+   * Arrived before the property's today and not departed: its expected use is counted, it is not
+   * checked as an arrival. A stay departing today is listed until usage is recorded at the
+   * property today (docs/product.md "Forecast").
+   */
   under_way: z.boolean(),
 });
 export type ForecastStay = z.infer<typeof forecastStay>;
@@ -116,9 +140,37 @@ export const shortUnitForecast = z.object({
   /** First arrival of the horizon that starts short of some item. */
   first_shortfall_date: z.string(),
   stays: z.number().int(),
+  /**
+   * Past stays the property's usage is learned from, whole stays: those that departed in the
+   * learning window (90 days, server model.ts LEARNING_DAYS) as the rates in force count them, the
+   * most over its stock rows whose usage the company learned (basis `property` or `company`); null
+   * when it has none (each item uses its default or nothing). Below PRIOR_STAYS the forecast leans
+   * on the company's usage (docs/product.md "Forecast", usage per stay).
+   */
+  past_stays: z.number().int().nullable(),
   items: z.array(itemForecast),
 });
 export type ShortUnitForecast = z.infer<typeof shortUnitForecast>;
+
+/**
+ * The service levels a company may choose for its pick lists, percent (docs/forecast.md "Spread and
+ * service level"): the chance that an arriving stay finds every item it needs.
+ */
+export const SERVICE_LEVELS = [80, 90, 95, 98, 99] as const;
+
+/** The level a company starts with. */
+export const DEFAULT_SERVICE_LEVEL = 95;
+
+export const SERVICE_LEVEL_MESSAGE = `Service level must be one of ${SERVICE_LEVELS.join(', ')} %`;
+
+/** PUT /api/forecast/service-level (admins): the company's service level. */
+export const serviceLevelBody = z.object({
+  service_level: z.literal(SERVICE_LEVELS, { error: SERVICE_LEVEL_MESSAGE }),
+});
+export type ServiceLevelBody = z.infer<typeof serviceLevelBody>;
+
+export const serviceLevelAnswer = z.object({ service_level: z.number().int() });
+export type ServiceLevelAnswer = z.infer<typeof serviceLevelAnswer>;
 
 /** GET /api/forecast: properties that would start a check-in short, most urgent first. */
 export const forecastAnswer = z.object({
@@ -132,6 +184,8 @@ export const forecastAnswer = z.object({
   properties_with_stays: z.number().int(),
   /** When the usage rates were learned (ISO instant), null before the first time. */
   rates_learned_at: z.string().nullable(),
+  /** The company's service level, percent: what its pick lists bring for (SERVICE_LEVELS). */
+  service_level: z.number().int(),
 });
 export type ForecastAnswer = z.infer<typeof forecastAnswer>;
 
@@ -142,6 +196,8 @@ export const unitForecastAnswer = z.object({
   today: z.string(),
   stays: z.array(forecastStay),
   items: z.array(itemForecast.extend({ rate: usageRate })),
+  /** Past stays the property's usage is learned from, as GET /api/forecast counts them (ShortUnitForecast `past_stays`). */
+  past_stays: z.number().int().nullable(),
 });
 export type UnitForecastAnswer = z.infer<typeof unitForecastAnswer>;
 
@@ -169,10 +225,9 @@ export const pickListQuery = z.object({
   date: calendarDate('Date').optional(),
 });
 
+/** A line of a pick list: its item (named once per answer in PickListAnswer `items`), the stock there and what to take. */
 export const pickListLine = z.object({
   item_id: z.string(),
-  item_name: z.string(),
-  category: z.string(),
   /** Stock at the property now. */
   quantity: z.number().int(),
   /** What to take there. */
@@ -180,7 +235,7 @@ export const pickListLine = z.object({
 });
 export type PickListLine = z.infer<typeof pickListLine>;
 
-/** A quantity of an item: a garage's stock of it, or what of a property's lines the garage cannot cover. */
+/** A quantity of an item: a garage's stock of it. */
 export const itemQuantity = z.object({ item_id: z.string(), quantity: z.number().int() });
 export type ItemQuantity = z.infer<typeof itemQuantity>;
 
@@ -192,10 +247,14 @@ export const pickListUnit = z.object({
   arrivals: z.array(z.object({ stay_id: z.string(), arrival_date: z.string(), guests: z.number().int(), nights: z.number().int() })),
   lines: z.array(pickListLine),
   /**
-   * Per item of `lines` the garage cannot cover in full once the properties listed before have
-   * taken theirs: how much of its `bring` is missing (items it covers are not listed).
+   * What the lines buy, null without an arrival in the horizon: `pieces` brought for a chance
+   * `chance` (0–1) that no arrival of the horizon finds an item short, at the company's service
+   * level; `expected_pieces` and `expected_chance` the same for bringing each stay's expected use
+   * only (docs/forecast.md "Spread and service level").
    */
-  garage_shortfalls: z.array(itemQuantity),
+  service: z
+    .object({ level: z.number().int(), pieces: z.number().int(), chance: z.number(), expected_pieces: z.number().int(), expected_chance: z.number() })
+    .nullable(),
 });
 export type PickListUnit = z.infer<typeof pickListUnit>;
 
@@ -205,8 +264,17 @@ export const pickListAnswer = z.object({
   garage_name: z.string(),
   date: z.string(),
   horizon_days: z.number().int(),
-  /** The garage's stock now of every item it holds. */
+  /**
+   * The garage's stock now of every item it holds. It goes to the properties in their order: each
+   * line takes what is left of its item after the lines listed before it (common/pick-list.ts
+   * `lineShortfalls`, which says what of each line it cannot cover).
+   */
   garage_stock: z.array(itemQuantity),
+  /**
+   * The items the lines name, once each, in name order: a list at a service level names most
+   * items at every property, and naming them per line made the answer a third larger.
+   */
+  items: z.array(z.object({ item_id: z.string(), item_name: z.string(), category: z.string() })),
   properties: z.array(pickListUnit),
 });
 export type PickListAnswer = z.infer<typeof pickListAnswer>;

@@ -78,5 +78,7 @@ export const upcomingStay = z.object({
   children: z.number().nullable(),
   status: z.string(),
   channel: z.string().nullable(),
+  /** Other calendar links that list the same booking (one booking, one stay), by their channel (null: not known). */
+  also_listed_by: z.array(z.object({ channel: z.string().nullable() })),
 });
 export type UpcomingStay = z.infer<typeof upcomingStay>;

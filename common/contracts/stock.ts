@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { grouped, money, requiredText, usagePerStay, wholeNumber } from './fields';
+import { SERVICE_LEVEL_MESSAGE, SERVICE_LEVELS } from './forecast';
 
 export const stockStatuses = ['sufficient', 'low', 'critical'] as const;
 export type StockStatus = (typeof stockStatuses)[number];
@@ -65,6 +66,11 @@ export const item = z.object({
    * null: none. The server always sends it; optional so that answers built before it still parse.
    */
   usage_per_stay_default: z.number().nullable().optional(),
+  /**
+   * The item's own service level, percent (SERVICE_LEVELS): the least chance its pick-list lines
+   * give it; null: the company's. Optional as `usage_per_stay_default` is.
+   */
+  service_level: z.number().int().nullable().optional(),
 });
 export type Item = z.infer<typeof item>;
 
@@ -93,6 +99,8 @@ export const itemBody = z.object({
   count_cost: money('Count cost').default(0),
   /** Left out: unchanged on an edit, none on a create; null clears it. */
   usage_per_stay_default: usagePerStay('Usage per stay').nullable().optional(),
+  /** Left out: unchanged on an edit, the company's on a create; null: the company's. */
+  service_level: z.literal(SERVICE_LEVELS, { error: SERVICE_LEVEL_MESSAGE }).nullable().optional(),
 });
 export type ItemBody = z.infer<typeof itemBody>;
 

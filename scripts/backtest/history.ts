@@ -2,30 +2,26 @@
  * Reads a company's history for the forecast backtest (docs/forecast.md "Backtest"): its items,
  * properties, the ledger's usage per property, item and calendar day (the one definition of
  * usage, server/modules/reports/usage-sql.ts `usageRows`), its stays (reservations that hold a
- * calendar, server/modules/stays/stay-rules.ts) and the stock of its properties at the start of a
- * day. Days are the company's calendar days (`tenants.time_zone`, docs/decisions/036-local-days.md).
+ * calendar, server/modules/stays/stay-rules.ts, with their guests as the forecast counts them) and
+ * the stock of its properties at the start of a day. Days are the company's calendar days
+ * (`tenants.time_zone`, docs/decisions/036-local-days.md).
  */
-import { TZDate } from '@date-fns/tz';
 import { utc } from '@date-fns/utc';
 import { differenceInCalendarDays } from 'date-fns';
 import { and, eq, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../server/db/client';
 import { reservations } from '../../server/db/schema/integrations';
+import { units as unitTable } from '../../server/db/schema/stock';
 import { withTenant } from '../../server/db/tenant-tx';
+import { stayGuests } from '../../server/modules/forecast/model-sql';
 import { usageRows } from '../../server/modules/reports/usage-sql';
-import { addLocalDays, localDay } from '../../server/modules/stays/local-days';
+import { addLocalDays, localDay, localMidnight } from '../../server/modules/stays/local-days';
 import { isStay } from '../../server/modules/stays/stay-rules';
 import type { BacktestHistory, BacktestStay } from './replay';
 
 /** Calendar days from `from` to `to` ('YYYY-MM-DD'). */
 const daysBetween = (from: string, to: string): number =>
   differenceInCalendarDays(new Date(`${to}T00:00:00Z`), new Date(`${from}T00:00:00Z`), { in: utc });
-
-/** The instant `day` ('YYYY-MM-DD') starts in `zone`. */
-function midnight(day: string, zone: string): Date {
-  const [y, m, d] = day.split('-').map(Number);
-  return new Date(new TZDate(y!, m! - 1, d!, zone).getTime());
-}
 
 /**
  * The history of `tenantId` from the day of its first ledger row to the day before `now` (the
@@ -53,7 +49,7 @@ export async function loadHistory(db: Db, tenantId: string, now: Date): Promise<
     const unitIndex = new Map(units.map((u, i) => [u.id, i]));
     const itemIndex = new Map(items.map((it, i) => [it.id, i]));
     const usage = units.map(() => items.map(() => new Array<number>(days.length).fill(0)));
-    const end = midnight(addLocalDays(lastComplete, 1), zone);
+    const end = localMidnight(addLocalDays(lastComplete, 1), zone);
     const rows = await queryRows<{ unit_id: string; item_id: string; used: number; created_at: Date | string }>(
       tx,
       sql`select u.unit_id, u.item_id, u.used, u.created_at from (${usageRows(tenantId, new Date(tenant.first), end)}) u`,
@@ -73,16 +69,18 @@ export async function loadHistory(db: Db, tenantId: string, now: Date): Promise<
         arrival: reservations.arrivalDate,
         departure: reservations.departureDate,
         guests: reservations.guests,
+        typicalGuests: unitTable.typicalGuests,
       })
       .from(reservations)
+      .innerJoin(unitTable, and(eq(unitTable.tenantId, reservations.tenantId), eq(unitTable.id, reservations.unitId)))
       .where(and(eq(reservations.tenantId, tenantId), isStay()));
     const stays: BacktestStay[] = stayRows.map((s) => ({
       id: s.id,
       unitId: s.unitId,
       arrival: s.arrival,
       departure: s.departure,
-      // The demo's stays all say how many guests; a source that does not counts as 2 here.
-      guests: Math.max(1, s.guests ?? 2),
+      // A calendar link's stay says no guests: the property's typical guests, as the forecast counts them.
+      guests: stayGuests(s.guests, s.typicalGuests),
       arrivalDay: daysBetween(first, s.arrival),
       departureDay: daysBetween(first, s.departure),
     }));
@@ -109,7 +107,7 @@ export async function loadHistory(db: Db, tenantId: string, now: Date): Promise<
  * at the start of `history.days[day]` in `zone`: the sum of the ledger rows written before it.
  */
 export async function stockAtStartOf(db: Db, tenantId: string, history: BacktestHistory, day: number, zone: string): Promise<number[][]> {
-  const at = midnight(history.days[day]!, zone);
+  const at = localMidnight(history.days[day]!, zone);
   const rows = await withTenant(db, tenantId, (tx) =>
     queryRows<{ unit_id: string; item_id: string; quantity: number }>(
       tx,

@@ -2,12 +2,15 @@
  * The forecast backtest's arithmetic (docs/forecast.md "Backtest"), on plain numbers: replays a
  * company's history day by day, forecasts each property's use of each item over the next days
  * with what was known that day (server/modules/forecast/model.ts), compares with what the ledger
- * recorded, and replays two restocking policies from the same starting stock. Nothing here reads
- * the database or the clock.
+ * recorded, and replays restocking policies from the same starting stock. Nothing here reads the
+ * database or the clock.
  *
  * Days are indices into the history's calendar days (0 = its first day, in the company's time
  * zone); a day's usage is what the ledger counts as usage that day (docs/product.md "Stock
  * movements and statuses"), and a stay's use is recorded on its departure day, at checkout.
+ * A generated history (independent-company.ts) also knows what each stay really used
+ * (`trueUse`), recorded late or in a weekly count: the model still learns from the recorded
+ * usage only, and the replay judges the forecast and the policies against the true use.
  */
 import { expectedUse, LEARNING_DAYS, learnRates, projectItem, type LearnedRates, type ModelStay, type PropertyHistory } from '../../server/modules/forecast/model';
 
@@ -27,6 +30,13 @@ export interface BacktestStay extends ModelStay {
   unitId: string;
   arrivalDay: number;
   departureDay: number;
+  /**
+   * Pieces the stay really used, per item index (`BacktestHistory.items` order), leaving the
+   * property by its departure day, when the history knows it apart from what was recorded;
+   * absent: the property's recorded usage on the departure day stands for it. A history gives
+   * it on every stay or on none ({@link consumedUsage}).
+   */
+  trueUse?: readonly number[];
 }
 
 /** A company's history, as {@link loadHistory} (history.ts) reads it. */
@@ -80,6 +90,30 @@ function sumDays(series: readonly number[], from: number, to: number): number {
 }
 
 /**
+ * What really left each property each day, [u][i][d] in pieces like `history.usage`: when the
+ * stays carry their `trueUse`, each stay's true use on its departure day (days outside the
+ * history dropped); otherwise the recorded usage, the demo's rule that usage is recorded at
+ * checkout.
+ * @throws Error when some stays carry a true use and others do not: the stays without one would
+ *   use nothing.
+ */
+export function consumedUsage(history: BacktestHistory): number[][][] {
+  const known = history.stays.filter((s) => s.trueUse !== undefined).length;
+  if (known === 0) return history.usage;
+  if (known < history.stays.length) throw new Error(`${known} of ${history.stays.length} stays carry a true use: all or none must.`);
+  const consumed = history.unitIds.map(() => history.items.map(() => new Array<number>(history.days.length).fill(0)));
+  const unitIndex = new Map(history.unitIds.map((id, u) => [id, u]));
+  for (const stay of history.stays) {
+    if (stay.departureDay < 0 || stay.departureDay >= history.days.length) continue;
+    const row = consumed[unitIndex.get(stay.unitId)!]!;
+    stay.trueUse!.forEach((n, i) => {
+      row[i]![stay.departureDay]! += n;
+    });
+  }
+  return consumed;
+}
+
+/**
  * The usage rates known at the start of `day`: the ledger's usage and the stays departed in the
  * {@link LEARNING_DAYS} before it, learned by the model's own {@link learnRates}.
  */
@@ -102,6 +136,26 @@ export function ratesKnownOn(history: BacktestHistory, day: number): LearnedRate
   return learnRates(properties, history.items);
 }
 
+/** The rates known on a day of a history ({@link ratesKnownOn}), learned at most once a day. */
+export type RatesByDay = (day: number) => LearnedRates;
+
+/**
+ * {@link ratesKnownOn} for `history`, remembered per day: the policies of one replay share it, so
+ * the rates of a day are learned once however many policies deliver that day.
+ */
+export function ratesByDay(history: BacktestHistory): RatesByDay {
+  return onceADay((day) => ratesKnownOn(history, day));
+}
+
+/** `learn`, remembered per day: each day's answer is computed once. */
+export function onceADay<T>(learn: (day: number) => T): (day: number) => T {
+  const known = new Map<number, T>();
+  return (day) => {
+    if (!known.has(day)) known.set(day, learn(day));
+    return known.get(day)!;
+  };
+}
+
 /** Forecast errors by item category, and over all items. */
 export interface ForecastErrors {
   byCategory: Map<string, ErrorSums>;
@@ -116,9 +170,11 @@ export interface ForecastErrors {
  * that window at the rates known on d (the guests the reservation says); the moving average is
  * the property's use of the item over the `averageDays` before d, per day, times the horizon; the
  * minimum rule plans the item's minimum threshold per property and window. Each is compared with
- * the use the ledger recorded in the window.
+ * the use in the window ({@link consumedUsage}: what the ledger recorded, or the stays' true use
+ * when the history knows it); the model and the average only ever see the recorded usage.
  */
 export function replayForecast(history: BacktestHistory, options: ReplayOptions = DEFAULT_REPLAY): ForecastErrors {
+  const consumed = consumedUsage(history);
   const byCategory = new Map<string, ErrorSums>();
   const overall = emptySums();
   let origins = 0;
@@ -132,7 +188,7 @@ export function replayForecast(history: BacktestHistory, options: ReplayOptions 
         const rate = rates.byUnit.get(unitId)!.get(item.id)!;
         const forecast = departing.reduce((sum, s) => sum + expectedUse(rate, s), 0);
         const average = (sumDays(series, d - options.averageDays, d) / options.averageDays) * options.horizon;
-        const actual = sumDays(series, d, d + options.horizon);
+        const actual = sumDays(consumed[u]![i]!, d, d + options.horizon);
         const category = byCategory.get(item.category) ?? emptySums();
         byCategory.set(item.category, category);
         for (const sums of [category, overall]) {
@@ -168,13 +224,11 @@ export type Policy = (stock: readonly number[], unit: number, day: number) => nu
 /**
  * The team follows the pick lists: each arriving property is brought, per item, the model's
  * `bring` over the stays not yet departed that arrive in the next `horizon` days, at the rates
- * known that day.
+ * known that day (`ratesOn`, by default learned for this policy alone).
  */
-export function pickListPolicy(history: BacktestHistory, horizon: number): Policy {
-  const ratesByDay = new Map<number, LearnedRates>();
+export function pickListPolicy(history: BacktestHistory, horizon: number, ratesOn: RatesByDay = ratesByDay(history)): Policy {
   return (stock, unit, day) => {
-    const rates = ratesByDay.get(day) ?? ratesKnownOn(history, day);
-    ratesByDay.set(day, rates);
+    const rates = ratesOn(day);
     const unitId = history.unitIds[unit]!;
     const upcoming = history.stays.filter((s) => s.unitId === unitId && s.departureDay > day && s.arrivalDay < day + horizon);
     return history.items.map(
@@ -183,20 +237,27 @@ export function pickListPolicy(history: BacktestHistory, horizon: number): Polic
   };
 }
 
-/** The threshold rule alone ("Restock to minimum", docs/product.md "Stock movements and statuses"): every item below its minimum is filled up to it. */
-export function minimumPolicy(history: BacktestHistory): Policy {
-  return (stock) => history.items.map((item, i) => Math.max(0, item.minimum - stock[i]!));
+/**
+ * The threshold rule ("Restock to minimum", docs/product.md "Stock movements and statuses"),
+ * scaled: every item below `factor` × its minimum, rounded up to whole pieces, is filled up to
+ * that level. Factor 1 is the product's rule; a larger factor is the par level a team keeps above
+ * the minimum by its own habit (the product stores none).
+ */
+export function minimumPolicy(history: BacktestHistory, factor = 1): Policy {
+  const levels = history.items.map((item) => Math.ceil(factor * item.minimum));
+  return (stock) => levels.map((level, i) => Math.max(0, level - stock[i]!));
 }
 
 /**
  * Replays a policy from `startStock` (stock[u][i] at the start of `firstDay`) to the end of the
- * history. Each day, first the day's recorded usage leaves every property (never below 0), then
- * each property with an arrival that day gets what the policy brings (the garage is assumed to
- * have it), then each arriving stay whose departure lies in the history is checked: it starts
- * short when some item's stock is below what that stay used (the property's usage on its
- * departure day).
+ * history. Each day, first what left every property that day ({@link consumedUsage}) is taken
+ * off its stock (never below 0), then each property with an arrival that day gets what the
+ * policy brings (the garage is assumed to have it), then each arriving stay whose departure lies
+ * in the history is checked: it starts short when some item's stock is below what that stay used
+ * (its `trueUse`, else the property's recorded usage on its departure day).
  */
 export function replayPolicy(history: BacktestHistory, startStock: readonly (readonly number[])[], policy: Policy, firstDay: number): PolicyOutcome {
+  const consumed = consumedUsage(history);
   const stock = startStock.map((row) => [...row]);
   const outcome: PolicyOutcome = { stays: 0, shortStays: 0, piecesMoved: 0 };
   const last = history.days.length - 1;
@@ -204,7 +265,7 @@ export function replayPolicy(history: BacktestHistory, startStock: readonly (rea
     history.unitIds.forEach((unitId, u) => {
       const row = stock[u]!;
       history.items.forEach((_, i) => {
-        row[i] = Math.max(0, row[i]! - history.usage[u]![i]![day]!);
+        row[i] = Math.max(0, row[i]! - consumed[u]![i]![day]!);
       });
       const arriving = history.stays.filter((s) => s.unitId === unitId && s.arrivalDay === day);
       if (arriving.length === 0) return;
@@ -216,7 +277,7 @@ export function replayPolicy(history: BacktestHistory, startStock: readonly (rea
       for (const stay of arriving) {
         if (stay.departureDay > last) continue;
         outcome.stays++;
-        if (history.items.some((_, i) => row[i]! < history.usage[u]![i]![stay.departureDay]!)) outcome.shortStays++;
+        if (history.items.some((_, i) => row[i]! < (stay.trueUse?.[i] ?? history.usage[u]![i]![stay.departureDay]!))) outcome.shortStays++;
       }
     });
   }

@@ -51,6 +51,7 @@ import {
   type DemoItem,
   type Stay,
 } from './catalogue';
+import { seededRandom } from '../lib/seeded-random';
 
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
@@ -125,18 +126,6 @@ export interface SeedDemoSummary {
   elapsedMs: number;
 }
 
-/** mulberry32: a small seeded generator, so a seed reproduces the same history. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /**
  * Creates the demo operator on `database` (already migrated). When the email is taken and
  * `reset` is not set, changes nothing and answers `status: 'exists'`.
@@ -199,8 +188,8 @@ export async function seedDemo(database: Database, options: SeedDemoOptions = {}
     tenantId,
     userId,
     now,
-    random: generator(options.seed ?? 20240601),
-    bookingRandom: generator((options.seed ?? 20240601) ^ 0x5bd1e995),
+    random: seededRandom(options.seed ?? 20240601),
+    bookingRandom: seededRandom((options.seed ?? 20240601) ^ 0x5bd1e995),
     garageIds: gIds,
     unitIds: DEMO_UNITS.map((u) => unitRows.get(u.name)!.id),
     itemIds: DEMO_ITEMS.map((i) => itemIds.get(i.name)!),

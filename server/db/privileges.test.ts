@@ -44,6 +44,7 @@ const decisions: Record<string, Decision> = {
   scans: 'tenant',
   reservations: 'tenant',
   provider_webhook_events: 'tenant',
+  calendar_links: 'tenant',
   usage_rates: 'tenant',
   item_usage_rates: 'tenant',
   daily_email_sends: 'tenant',

@@ -7,7 +7,7 @@ import { api, backends, createTestApp, onboard, signUpAndSignIn, type TestApp } 
 import { DataDirLockedError, openPglite, queryRows } from './client';
 import { withTenant } from './tenant-tx';
 
-const tenantTables = ['garages', 'units', 'items', 'garage_inventory', 'unit_inventory', 'inventory_logs', 'unit_usage_daily', 'garage_usage_daily', 'garage_usage_weekly', 'subscriptions', 'memberships', 'invitations', 'tenants', 'scans'];
+const tenantTables = ['garages', 'units', 'items', 'garage_inventory', 'unit_inventory', 'inventory_logs', 'unit_usage_daily', 'garage_usage_daily', 'garage_usage_weekly', 'subscriptions', 'memberships', 'invitations', 'tenants', 'scans', 'calendar_links'];
 
 describe.each(backends)('tenant isolation on %s', (backend) => {
   let t: TestApp;
@@ -48,6 +48,9 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
         await tx.execute(sql`insert into scans (tenant_id, id, unit_id, photo, detections, model)
           select u.tenant_id, md5('scan' || u.id::text)::uuid, u.id, decode('ffd8ffd9', 'hex'), jsonb_build_array(jsonb_build_object('item_id', i.id, 'quantity', 1, 'confidence', 1)), 'test'
           from units u cross join lateral (select id from items where tenant_id = ${tenant} order by id limit 1) i where u.tenant_id = ${tenant}`);
+        // And a calendar link of each unit (never read here).
+        await tx.execute(sql`insert into calendar_links (tenant_id, id, unit_id, url)
+          select u.tenant_id, md5('link' || u.id::text)::uuid, u.id, 'https://calendar.example/' || u.id::text || '.ics' from units u where u.tenant_id = ${tenant}`);
       });
     }
   });
@@ -74,7 +77,7 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
 
   // Every route that takes an id in its path, called by tenant A with ids of tenant B's rows.
   // A new id route without an entry here fails the test.
-  type Ids = { unit: string; garage: string; item: string; movement: string; scan: string; user: string; invitation: string };
+  type Ids = { unit: string; garage: string; item: string; movement: string; scan: string; user: string; invitation: string; calendarLink: string };
   const probes: Record<string, (b: Ids) => unknown> = {
     'PATCH /api/items/:id': () => ({ name: 'Stolen', category: 'X' }),
     'DELETE /api/items/:id': () => undefined,
@@ -101,7 +104,9 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
     'DELETE /api/invitations/:id': () => undefined,
     'GET /api/units/:id/stays': () => undefined,
     'GET /api/units/:id/calendar': () => undefined,
-    'PUT /api/units/:id/calendar': () => ({ calendar_url: 'https://calendar.example/stolen.ics', typical_guests: 9 }),
+    'PUT /api/units/:id/calendar': () => ({ typical_guests: 9 }),
+    'POST /api/units/:id/calendar/links': () => ({ url: 'https://calendar.example/stolen.ics' }),
+    'DELETE /api/units/:id/calendar/links/:linkId': () => undefined,
     'POST /api/units/:id/calendar/refresh': () => undefined,
     'GET /api/units/:id/forecast': () => undefined,
     'GET /api/garages/:id/pick-list': () => undefined,
@@ -119,13 +124,13 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
     // B's owner, and an open invitation of B.
     const [owner] = await queryRows<{ user_id: string }>(t.database.db, sql`select user_id from memberships where tenant_id = ${tenantB} limit 1`);
     const invitation = (await api(t, cookieB, 'POST', '/api/invitations', { email: 'invited-to-b@example.com', role: 'member' })).json() as { id: string };
-    const b: Ids = { unit: await one('units'), garage: await one('garages'), item: await one('items'), movement: use!.id, scan: await one('scans'), user: owner!.user_id, invitation: invitation.id };
+    const b: Ids = { unit: await one('units'), garage: await one('garages'), item: await one('items'), movement: use!.id, scan: await one('scans'), user: owner!.user_id, invitation: invitation.id, calendarLink: await one('calendar_links') };
     const beforeTeam = await queryRows(t.database.db, sql`select user_id, role, null as status, null as expires_at from memberships where tenant_id = ${tenantB} union all select null, role, status, expires_at::text from invitations where tenant_id = ${tenantB} order by 1, 2, 3, 4`);
     const before = await queryRows(t.database.db, sql`select count(*)::int as logs, sum(quantity_change)::int as total from inventory_logs`);
     for (const route of idRoutes) {
       const [method, pattern] = route.split(' ') as ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string];
       const idFor = ({ items: b.item, garages: b.garage, users: b.user, invitations: b.invitation, scans: b.scan } as Record<string, string>)[pattern.split('/')[2]!] ?? b.unit;
-      const url = pattern.replace(':id', idFor).replace(':itemId', b.item);
+      const url = pattern.replace(':id', idFor).replace(':itemId', b.item).replace(':linkId', b.calendarLink);
       const res = await api(t, cookieA, method, url, probes[route]!(b));
       expect(res.statusCode, route).toBe(404);
     }

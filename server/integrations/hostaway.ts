@@ -64,6 +64,8 @@ const reservation = z.object({
   numberOfGuests: z.coerce.number().int().nullish().catch(null),
   adults: z.coerce.number().int().nullish().catch(null),
   children: z.coerce.number().int().nullish().catch(null),
+  guestFirstName: text,
+  guestName: text,
   status: z.string(),
   channelName: text,
   isDatesUnspecified: z.coerce.number().nullish().catch(null),

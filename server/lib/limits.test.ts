@@ -170,7 +170,7 @@ describe.skipIf(!backends.includes('postgres'))('limits shared by two servers on
     const signUp = await post(a.app, '/api/auth/sign-up/email', { email: unconfirmed, password: TEST_PASSWORD, name: 'Unconfirmed' });
     expect(signUp.statusCode).toBe(200);
     expect(mailsTo(unconfirmed)).toBe(1);
-    await a.database.db.execute(sql`update units set calendar_url = 'http://127.0.0.1:1/feed.ics' where id = ${owner.unitId}`);
+    await a.database.db.execute(sql`insert into calendar_links (tenant_id, unit_id, url) values (${owner.tenantId}, ${owner.unitId}, 'http://127.0.0.1:1/feed.ics')`);
   });
   afterAll(async () => {
     await b?.close();

@@ -4,7 +4,8 @@
  * Field names (the object keys) are the ones better-auth's drizzle adapter expects.
  * Source: better-auth core schema and organization plugin schema (1.7.x).
  */
-import { boolean, index, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, pgTable, primaryKey, smallint, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 
 export const users = pgTable('users', {
   id: uuid('id').primaryKey().defaultRandom(),
@@ -86,8 +87,14 @@ export const tenants = pgTable('tenants', {
   onboardingCompletedAt: timestamp('onboarding_completed_at', { withTimezone: true }),
   /** IANA time zone of the company: its days (pick lists, the daily email) and its properties' by default. */
   timeZone: text('time_zone').notNull().default('UTC'),
+  /**
+   * The pick lists' service level, percent: the chance that an arriving stay finds every item it
+   * needs (docs/forecast.md "Spread and service level"); common/contracts/forecast.ts
+   * SERVICE_LEVELS are the ones offered.
+   */
+  serviceLevel: smallint('service_level').notNull().default(95),
   createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
-});
+}, (t) => [check('tenants_service_level_range', sql`${t.serviceLevel} between 50 and 99`)]);
 
 /** Memberships (better-auth members): a user's role in a tenant — owner, admin or member. */
 export const memberships = pgTable(

@@ -56,10 +56,17 @@ export const itemUsageRates = pgTable(
     fixedShare: numeric('fixed_share', { precision: 5, scale: 4 }).notNull(),
     properties: integer('properties').notNull(),
     basis: text('basis', { enum: rateBases }).notNull(),
+    /**
+     * The dispersion φ of a stay's use of the item: its variance is φ × its expected use
+     * (forecast/service-level.ts), learned by the rates job over weekly blocks; 1 (Poisson)
+     * before any block with stays. Bounded as MIN_DISPERSION and MAX_DISPERSION are.
+     */
+    dispersion: numeric('dispersion', { precision: 8, scale: 4 }).notNull().default('1'),
     learnedAt: timestamp('learned_at', { withTimezone: true }).notNull(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.itemId] }),
+    check('item_usage_rates_dispersion_range', sql`${t.dispersion} between 0.05 and 50`),
     foreignKey({ columns: [t.tenantId, t.itemId], foreignColumns: [items.tenantId, items.id] }).onDelete('cascade'),
   ],
 );
@@ -99,6 +106,8 @@ export const unitProjections = pgTable(
      * of any other is stale. 0: written before versions were kept (migration 0024), always stale.
      */
     modelVersion: integer('model_version').notNull().default(0),
+    /** The company's service level (percent) the pick list's brings were computed at; null before levels were kept, always stale. */
+    serviceLevel: integer('service_level'),
     stays: integer('stays').notNull(),
     itemsShort: integer('items_short').notNull(),
     firstShortfallDate: date('first_shortfall_date', { mode: 'string' }),
@@ -109,6 +118,8 @@ export const unitProjections = pgTable(
     /** The lines of a pick list (JSON text, in item-name order), and each line's [item id, quantity to bring] (JSON). */
     pickJson: text('pick_json').notNull(),
     brings: json('brings').$type<[string, number][]>().notNull(),
+    /** What the pick list's brings buy (PickListUnit `service`, JSON text; 'null' without an arrival). */
+    serviceJson: text('service_json').notNull().default('null'),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.unitId, t.endDay] }),

@@ -4,7 +4,7 @@
  * Hostaway"). Secrets are stored encrypted (AES-256-GCM with a key derived from APP_SECRET,
  * server/lib/secret-box.ts); the webhook password only as its SHA-256 hash.
  */
-import { date, foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uuid } from 'drizzle-orm/pg-core';
+import { date, foreignKey, index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tenants } from './auth';
 import { units } from './stock';
 
@@ -60,12 +60,46 @@ export const reservations = pgTable(
     channel: text('channel'),
     /** Hostaway's `updatedOn`: an older copy of the reservation never replaces a newer one. */
     updatedOn: text('updated_on'),
+    /** The calendar link a 'calendar' stay was read from (kept after the link is removed, as its history's origin). */
+    calendarLinkId: uuid('calendar_link_id'),
+    /**
+     * The guest's first name as the source gives it, folded (lower case, no accents), or null: with
+     * overlapping dates it tells that two sources list one booking (stays/one-booking.ts).
+     */
+    guestKey: text('guest_key'),
     syncedAt: timestamp('synced_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
     primaryKey({ columns: [t.tenantId, t.source, t.id] }),
     foreignKey({ columns: [t.tenantId, t.unitId], foreignColumns: [units.tenantId, units.id] }).onDelete('cascade'),
     index('reservations_unit_arrival_idx').on(t.tenantId, t.unitId, t.arrivalDate),
+  ],
+);
+
+/**
+ * A property's calendar links (docs/product.md "Calendar links"): iCal export URLs of its listings
+ * on Airbnb, Vrbo, Booking.com or a PMS, each read into stays (modules/calendars/service.ts) with
+ * the state of its last read. A property takes at most MAX_CALENDAR_LINKS, each URL once.
+ */
+export const calendarLinks = pgTable(
+  'calendar_links',
+  {
+    tenantId: uuid('tenant_id')
+      .notNull()
+      .references(() => tenants.id, { onDelete: 'cascade' }),
+    id: uuid('id').notNull().defaultRandom(),
+    unitId: uuid('unit_id').notNull(),
+    url: text('url').notNull(),
+    /** End of the last read that succeeded. */
+    syncedAt: timestamp('synced_at', { withTimezone: true }),
+    /** Why the last read failed; null once one succeeds. */
+    error: text('error'),
+    createdAt: timestamp('created_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.tenantId, t.id] }),
+    foreignKey({ columns: [t.tenantId, t.unitId], foreignColumns: [units.tenantId, units.id] }).onDelete('cascade'),
+    uniqueIndex('calendar_links_unit_url_uq').on(t.tenantId, t.unitId, t.url),
   ],
 );
 

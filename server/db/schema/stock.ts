@@ -19,6 +19,7 @@ import {
   numeric,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -62,12 +63,6 @@ export const units = pgTable(
     garageId: uuid('garage_id'),
     /** The listing provider's id (Hostaway listing id) for imported units. */
     externalId: text('external_id'),
-    /** The property's calendar link (an iCal export URL of Airbnb, Vrbo, Booking.com…), else null. */
-    calendarUrl: text('calendar_url'),
-    /** End of the last calendar refresh that succeeded. */
-    calendarSyncedAt: timestamp('calendar_synced_at', { withTimezone: true }),
-    /** Why the last calendar refresh failed; null once one succeeds. */
-    calendarError: text('calendar_error'),
     /** Guests a stay is taken to have when its source gives none (calendar links): 2 when null. */
     typicalGuests: integer('typical_guests'),
     /** IANA time zone of the property's calendar dates; null: the company's. */
@@ -99,6 +94,11 @@ export const items = pgTable(
      * "Forecast"); null: nothing is expected until usage is recorded.
      */
     usagePerStayDefault: numeric('usage_per_stay_default', { precision: 12, scale: 2 }),
+    /**
+     * The item's own service level, percent (docs/forecast.md "Spread and service level"): the
+     * least chance its pick-list lines give it; null: the company's (`tenants.service_level`).
+     */
+    serviceLevel: smallint('service_level'),
     createdAt: createdAt(),
   },
   (t) => [
@@ -110,6 +110,7 @@ export const items = pgTable(
     check('items_count_cost_nonneg', sql`${t.countCost} >= 0`),
     check('items_count_cost_max', sql`${t.countCost} <= ${sql.raw(String(MAX_UNIT_COST))}`),
     check('items_usage_per_stay_default_range', sql`${t.usagePerStayDefault} between 0 and 100000`),
+    check('items_service_level_range', sql`${t.serviceLevel} between 50 and 99`),
   ],
 );
 
@@ -211,27 +212,34 @@ export const inventoryLogs = pgTable(
      */
     scanId: uuid('scan_id').default(sql`nullif(current_setting('app.scan_id', true), '')::uuid`),
   },
-  (t) => [
-    primaryKey({ columns: [t.tenantId, t.id] }),
-    index('inventory_logs_tenant_created_idx').on(t.tenantId, t.createdAt),
-    // A movement is at a unit or at a garage (source_type): each index holds only its own rows,
-    // so a movement writes one of the two (migration 0028). A query naming the location matches.
-    index('inventory_logs_unit_item_idx').on(t.tenantId, t.unitId, t.itemId).where(sql`${t.unitId} is not null`),
-    index('inventory_logs_garage_item_idx').on(t.tenantId, t.garageId, t.itemId).where(sql`${t.garageId} is not null`),
-    // Usage rows only (docs/product.md "Stock movements and statuses"): what cost reports read,
-    // by time. Migrations 0005 and 0016 add the INCLUDE columns (unit_id, item_id, quantity_change,
-    // unit_cost) that drizzle cannot express. The predicate is the SQL function `ledger_is_usage`
-    // (migration 0016) written out, so that queries calling it match this index.
-    index('inventory_logs_usage_idx')
-      .on(t.tenantId, t.createdAt)
-      .where(
-        sql`${t.sourceType} = 'unit' and ${t.quantityChange} < 0 and ${t.type} in ('consumption', 'count') and ${t.reversedAt} is null`,
+  (t) => {
+    // A usage row (the SQL function `ledger_is_usage` written out): the predicate of both usage indexes.
+    const isUsage = sql`${t.sourceType} = 'unit' and ${t.quantityChange} < 0 and ${t.type} in ('consumption', 'count') and ${t.reversedAt} is null`;
+    return [
+      primaryKey({ columns: [t.tenantId, t.id] }),
+      index('inventory_logs_tenant_created_idx').on(t.tenantId, t.createdAt),
+      // A movement is at a unit or at a garage (source_type): each index holds only its own rows,
+      // so a movement writes one of the two (migration 0028). A query naming the location matches.
+      index('inventory_logs_unit_item_idx').on(t.tenantId, t.unitId, t.itemId).where(sql`${t.unitId} is not null`),
+      index('inventory_logs_garage_item_idx').on(t.tenantId, t.garageId, t.itemId).where(sql`${t.garageId} is not null`),
+      // Usage rows only (docs/product.md "Stock movements and statuses"): what cost reports read,
+      // by time. Migrations 0005 and 0016 add the INCLUDE columns (unit_id, item_id, quantity_change,
+      // unit_cost) that drizzle cannot express. The predicate is the SQL function `ledger_is_usage`
+      // (migration 0016) written out, so that queries calling it match this index.
+      index('inventory_logs_usage_idx')
+        .on(t.tenantId, t.createdAt)
+        .where(isUsage),
+      // Whether a property recorded usage in a span (the forecast's stays departing today,
+      // forecast/project.ts `scopeCte`): one probe a property instead of the company's rows.
+      index('inventory_logs_unit_usage_idx')
+        .on(t.tenantId, t.unitId, t.createdAt)
+        .where(isUsage),
+      check(
+        'inventory_logs_location',
+        sql`(${t.sourceType} = 'unit' and ${t.unitId} is not null) or (${t.sourceType} = 'garage' and ${t.garageId} is not null)`,
       ),
-    check(
-      'inventory_logs_location',
-      sql`(${t.sourceType} = 'unit' and ${t.unitId} is not null) or (${t.sourceType} = 'garage' and ${t.garageId} is not null)`,
-    ),
-  ],
+    ];
+  },
 );
 
 /**

@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { guestsOf, isStayEvent, NotACalendarError, parseCalendar } from './ical';
+import { guestKeyOf } from '../stays/one-booking';
+import { guestNameOf, guestsOf, isStayEvent, NotACalendarError, parseCalendar } from './ical';
 
 const fixture = (name: string) => readFileSync(join(import.meta.dirname, 'fixtures', name), 'utf8');
 // Today 2026-12-01: 90 days back, 60 ahead.
@@ -33,8 +34,8 @@ describe('calendar parsing', () => {
     expect(await parseCalendar(fixture('vrbo.ics'), window)).toEqual({
       channel: 'Vrbo',
       stays: [
-        { uid: '48d2c0a5-7f1e-4b8a-9c3d-2e6f1a0b7c94', arrival_date: '2026-11-28', departure_date: '2026-12-02' },
-        { uid: '9b0e6f13-2c4d-4e5f-8a7b-c6d5e4f3a2b1', arrival_date: '2026-12-18', departure_date: '2026-12-26' },
+        { uid: '48d2c0a5-7f1e-4b8a-9c3d-2e6f1a0b7c94', arrival_date: '2026-11-28', departure_date: '2026-12-02', guest_key: 'maria' },
+        { uid: '9b0e6f13-2c4d-4e5f-8a7b-c6d5e4f3a2b1', arrival_date: '2026-12-18', departure_date: '2026-12-26', guest_key: 'thomas' },
       ],
     });
   });
@@ -61,7 +62,7 @@ describe('calendar parsing', () => {
 
   it('a 5,000-character SUMMARY is read like any other', async () => {
     expect((await parseCalendar(fixture('long-summary.ics'), window)).stays).toEqual([
-      { uid: '77aa88bb-99cc-4dd0-8ee1-ff2233445566', arrival_date: '2026-12-11', departure_date: '2026-12-13' },
+      { uid: '77aa88bb-99cc-4dd0-8ee1-ff2233445566', arrival_date: '2026-12-11', departure_date: '2026-12-13', guest_key: 'unicode' },
     ]);
   });
 
@@ -70,7 +71,7 @@ describe('calendar parsing', () => {
     expect(text.charCodeAt(0)).toBe(0xfeff);
     expect(await parseCalendar(text, window)).toEqual({
       channel: 'Vrbo',
-      stays: [{ uid: '3f1c9a2e-5b7d-4e08-a1c6-7d2e9f0b4a31', arrival_date: '2026-12-05', departure_date: '2026-12-09' }],
+      stays: [{ uid: '3f1c9a2e-5b7d-4e08-a1c6-7d2e9f0b4a31', arrival_date: '2026-12-05', departure_date: '2026-12-09', guest_key: 'martin' }],
     });
   });
 
@@ -78,10 +79,10 @@ describe('calendar parsing', () => {
     expect(await parseCalendar(fixture('channel-manager.ics'), { ...window, timeZone: 'America/Los_Angeles' })).toEqual({
       channel: null,
       stays: [
-        { uid: 'booking-581204@channel-manager', arrival_date: '2026-12-03', departure_date: '2026-12-07', guests: 6 },
-        { uid: 'booking-581377@channel-manager', arrival_date: '2026-12-10', departure_date: '2026-12-13', guests: 3 },
+        { uid: 'booking-581204@channel-manager', arrival_date: '2026-12-03', departure_date: '2026-12-07', guests: 6, guest_key: 'maria' },
+        { uid: 'booking-581377@channel-manager', arrival_date: '2026-12-10', departure_date: '2026-12-13', guests: 3, guest_key: 'jonas' },
         // Times of day in UTC are still the property's days; 250 guests is past the limit of 100, so none.
-        { uid: 'booking-581402@channel-manager', arrival_date: '2026-12-15', departure_date: '2026-12-18' },
+        { uid: 'booking-581402@channel-manager', arrival_date: '2026-12-15', departure_date: '2026-12-18', guest_key: 'aiko' },
       ],
     });
   });
@@ -104,6 +105,20 @@ describe('calendar parsing', () => {
     expect(guestsOf('Guests: 0')).toBeUndefined();
     expect(guestsOf('Guests: 101')).toBeUndefined();
     expect(guestsOf('Phone Number (Last 4 Digits): 7710')).toBeUndefined();
+  });
+
+  it('names the guest from a description line or the summary, as a first-name key', () => {
+    const key = (summary: string, description = '') => guestKeyOf(guestNameOf(summary, description));
+    expect(key('Reserved - José Álvarez')).toBe('jose');
+    expect(key('Réservé - Martin')).toBe('martin');
+    expect(key('Reservado - Inês')).toBe('ines');
+    expect(key('Ann Smith (Vrbo)')).toBe('ann');
+    expect(key('Reserved', 'Guest name: Kim Lee\nGuests: 2')).toBe('kim');
+    expect(key('Booking 581204', 'Name: O’Neil')).toBe('oneil');
+    expect(key('Reserved')).toBeNull();
+    expect(key('CLOSED - Not available')).toBeNull();
+    expect(key('Booking #1001')).toBeNull();
+    expect(key('')).toBeNull();
   });
 
   it('refuses what is not an iCal calendar', async () => {

@@ -15,7 +15,10 @@
  *
  * Guests. A DESCRIPTION giving the party as PMS exports write it — 'Guests: 6', or 'Adults: 4'
  * with 'Children: 2' (infants are not counted) — gives the stay its number of guests (1 to 100);
- * otherwise the stay has none and the forecast uses the property's typical guests.
+ * otherwise the stay has none and the forecast uses the property's typical guests. The guest's
+ * name, from a DESCRIPTION line 'Guest: Jane Doe' or the SUMMARY ('Reserved - Jane', 'Jane Doe
+ * (Airbnb)'), is kept only as a matching key (its first name) that tells one booking listed by two
+ * sources (stays/one-booking.ts).
  *
  * Which events are stays, by SUMMARY (the platforms' exports as published):
  * - Airbnb: 'Reserved' is a booking; 'Airbnb (Not available)' a date the host blocked — not a stay.
@@ -39,6 +42,7 @@ import type ICAL from 'ical.js';
 import { differenceInCalendarDays } from 'date-fns';
 import { utc } from '@date-fns/utc';
 import { localDay } from '../stays/local-days';
+import { guestKeyOf } from '../stays/one-booking';
 
 /** Longest stay kept, in nights: longer events are owner blocks or errors, not guests. */
 export const MAX_STAY_NIGHTS = 365;
@@ -49,6 +53,8 @@ export interface CalendarStay {
   arrival_date: string;
   departure_date: string;
   guests?: number;
+  /** The guest's first name as a matching key (stays/one-booking.ts guestKeyOf), when the event names the guest. */
+  guest_key?: string;
 }
 
 /**
@@ -81,6 +87,16 @@ export function guestsOf(description: string): number | undefined {
   const adults = count('adults?');
   const total = count('guests?') ?? (adults === undefined ? undefined : adults + (count('children') ?? 0));
   return total !== undefined && total >= 1 && total <= MAX_GUESTS ? total : undefined;
+}
+
+/**
+ * The text of an event that names its guest (see the module's comment): a DESCRIPTION line
+ * 'Guest: …', 'Guest name: …' or 'Name: …', else the SUMMARY without what is in brackets ('Jane
+ * Doe (Airbnb)'); guestKeyOf skips the booking words around the name ('Reserved - Jane').
+ */
+export function guestNameOf(summary: string, description: string): string {
+  const line = /^\s*(?:guest(?:\s*name)?|name)\s*:\s*(.+)$/im.exec(description);
+  return line ? line[1]!.trim() : summary.replace(/\([^)]*\)/g, ' ').trim();
 }
 
 /** The calendar's text is not iCal; `message` is person-facing (docs/product.md "Messages"). */
@@ -146,8 +162,16 @@ function stayOf(ical: typeof ICAL, event: ICAL.Component, opts: { timeZone: stri
     if (departure < opts.from || arrival > opts.to) return null;
     // An event without a UID is known by its dates: the same dates give the same stay.
     const uid = text(event.getFirstPropertyValue('uid')).trim() || `${arrival}/${departure}`;
-    const guests = guestsOf(text(event.getFirstPropertyValue('description')));
-    return { uid, arrival_date: arrival, departure_date: departure, ...(guests === undefined ? {} : { guests }) };
+    const description = text(event.getFirstPropertyValue('description'));
+    const guests = guestsOf(description);
+    const guestKey = guestKeyOf(guestNameOf(text(event.getFirstPropertyValue('summary')), description));
+    return {
+      uid,
+      arrival_date: arrival,
+      departure_date: departure,
+      ...(guests === undefined ? {} : { guests }),
+      ...(guestKey === null ? {} : { guest_key: guestKey }),
+    };
   } catch {
     // ical.js decodes a value when it is read: a date like 'garbage' throws here.
     return null;

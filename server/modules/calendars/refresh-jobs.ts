@@ -1,20 +1,20 @@
 /**
  * The periodic refresh of calendar links (docs/product.md "Stays", decision 033): every property
- * with a link is read again every CALENDAR_REFRESH_MINUTES. Each property has its own chain of
- * pg-boss jobs: a run reads the link, then queues the property's next run (singleton key
+ * with calendar links has them read again every CALENDAR_REFRESH_MINUTES. Each property has its own chain of
+ * pg-boss jobs: a run reads the links, then queues the property's next run (singleton key
  * `{tenant}:{unit}:next` under the `stately` policy, so a chain never doubles), also when the read
- * failed, which is then retried with backoff while the next run waits. A property whose link was removed, or
- * that was deleted, queues nothing: its chain ends. Without a job queue (tests of the routes) a
- * saved link is read in the request only.
+ * failed, which is then retried with backoff while the next run waits. A property whose last link was removed,
+ * or that was deleted, queues nothing: its chain ends. Without a job queue (tests of the routes) an
+ * added link is read in the request only.
  */
 import type { JobQueue } from '../../jobs/queue';
-import { refreshCalendar, type CalendarDeps } from './service';
+import { refreshCalendars, type CalendarDeps } from './service';
 
 /** pg-boss's name of the refresh job; its data is `{ tenantId, unitId }`. */
 export const CALENDAR_REFRESH_JOB = 'calendar-refresh';
 
 export interface CalendarJobs {
-  /** Makes sure the property's calendar is read again in CALENDAR_REFRESH_MINUTES (after a link is saved). */
+  /** Makes sure the property's links are read again in CALENDAR_REFRESH_MINUTES (after a link is added). */
   follow(tenantId: string, unitId: string): Promise<void>;
 }
 
@@ -33,13 +33,13 @@ export async function queuedCalendarJobs(queue: JobQueue, deps: CalendarDeps, re
 
   await boss.work<{ tenantId: string; unitId: string }>(CALENDAR_REFRESH_JOB, { pollingIntervalSeconds: queue.pollingIntervalSeconds }, async ([job]) => {
     const { tenantId, unitId } = job!.data;
-    // A failing link keeps its schedule; only a removed link or a deleted property (nothing to
-    // read) ends the chain.
-    const stays = await refreshCalendar(deps, tenantId, unitId).catch(async (err: unknown) => {
+    // A failing link keeps its schedule; only the last link removed or a deleted property
+    // (nothing to read) ends the chain.
+    const stays = await refreshCalendars(deps, tenantId, unitId).catch(async (err: unknown) => {
       await next(tenantId, unitId);
       throw err;
     });
-    if (stays === null) return { skipped: 'no calendar link' };
+    if (stays === null) return { skipped: 'no calendar links' };
     await next(tenantId, unitId);
     return stays;
   });

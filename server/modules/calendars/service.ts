@@ -1,24 +1,26 @@
 /**
- * Calendar links of properties (docs/product.md "Stays", "Calendar links"): saving a link and the
- * typical guests, reading the link into stays, and the link's state.
+ * Calendar links of properties (docs/product.md "Stays", "Calendar links"): adding and removing a
+ * property's links, its typical guests, reading the links into stays, and their state.
  *
- * A refresh reads the link outside any transaction (a slow calendar must not hold the database;
+ * A property has up to MAX_CALENDAR_LINKS links (one per channel it is listed on, or its PMS's).
+ * A read fetches a link outside any transaction (a slow calendar must not hold the database;
  * CONTRIBUTING "Tools on these machines"), then, in one tenant transaction, stores the stays the
  * link lists from {@link CALENDAR_DAYS_BACK} days back to {@link CALENDAR_DAYS_AHEAD} days ahead
- * of the property's today (the window Hostaway's sync keeps) and records the time. A stay the link
- * no longer lists is kept: as history once it has begun (Airbnb's and Hostaway's exports list
- * future bookings only, and the forecast learns from past stays), as 'cancelled' while it is still
- * ahead. A failed read records its reason and keeps the stays already stored. Stays are rows of
- * `reservations` with source 'calendar', status 'confirmed' and the guests the event's description
- * gives, else none (the forecast uses the property's typical guests); their id is the unit's id and the event's UID, since two
- * properties can export the same UIDs (docs/decisions/030-calendar-links.md).
+ * of the property's today (the window Hostaway's sync keeps) and records the time on the link. A
+ * stay the link no longer lists is kept: as history once it has begun (Airbnb's and Hostaway's
+ * exports list future bookings only, and the forecast learns from past stays), as 'cancelled'
+ * while it is still ahead. A failed read records its reason on the link and keeps the stays
+ * already stored. Stays are rows of `reservations` with source 'calendar', the link's id, status
+ * 'confirmed' and the guests the event's description gives, else none (the forecast uses the
+ * property's typical guests); their id is the link's id and the event's UID, since two
+ * properties, or two links, can export the same UIDs (docs/decisions/030-calendar-links.md).
+ * Several links, or a link and Hostaway, listing one booking give one stay (stays/one-booking.ts).
  */
 import { createHash } from 'node:crypto';
-import { and, count, eq, gt, lte, ne, notInArray, sql } from 'drizzle-orm';
-import type { SaveCalendarBody, UnitCalendar } from '../../../common/contracts/calendars';
+import { and, asc, count, eq, gt, inArray, lte, ne, notInArray, sql } from 'drizzle-orm';
+import { MAX_CALENDAR_LINKS, type SaveTypicalGuestsBody, type UnitCalendar } from '../../../common/contracts/calendars';
 import type { Db, Tx } from '../../db/client';
-import { tenants } from '../../db/schema/auth';
-import { reservations } from '../../db/schema/integrations';
+import { calendarLinks, reservations } from '../../db/schema/integrations';
 import { units } from '../../db/schema/stock';
 import { withTenant } from '../../db/tenant-tx';
 import { CalendarFeedError, fetchCalendar, type CalendarFeedOptions } from '../../integrations/calendar-feed';
@@ -26,8 +28,8 @@ import { AppError, notFound } from '../../lib/errors';
 import type { Limit, LimitSetting } from '../../lib/limits';
 import type { TenantIdentity } from '../auth/session';
 import { stockLocks } from '../stock/locks';
-import { CANCELLED_STAY, CONFIRMED_STAY, isStay } from '../stays/stay-rules';
-import { addLocalDays, localDay } from '../stays/local-days';
+import { CANCELLED_STAY, CONFIRMED_STAY, isListedBooking } from '../stays/stay-rules';
+import { addLocalDays, localDay, propertyZone } from '../stays/local-days';
 import { matchCalendarStays } from '../stays/one-booking';
 import { NotACalendarError, parseCalendar, type CalendarStay } from './ical';
 
@@ -49,56 +51,72 @@ export interface CalendarDeps {
   manualRefreshes: Limit;
 }
 
-/** The reservation id of a calendar event of `unitId`: long UIDs are hashed to keep the key short. */
-function stayId(unitId: string, uid: string): string {
-  return uid.length <= 200 ? `${unitId}/${uid}` : `${unitId}/sha256:${createHash('sha256').update(uid).digest('hex')}`;
+/** The reservation id of a calendar event of link `linkId`: long UIDs are hashed to keep the key short. */
+function stayId(linkId: string, uid: string): string {
+  return uid.length <= 200 ? `${linkId}/${uid}` : `${linkId}/sha256:${createHash('sha256').update(uid).digest('hex')}`;
 }
 
-/** The unit's calendar columns and time zone (the company's when it has none), or undefined. */
-async function unitRow(tx: Tx, tenantId: string, unitId: string) {
-  const [row] = await tx
-    .select({
-      calendarUrl: units.calendarUrl,
-      typicalGuests: units.typicalGuests,
-      syncedAt: units.calendarSyncedAt,
-      error: units.calendarError,
-      timeZone: units.timeZone,
-      companyZone: tenants.timeZone,
-    })
-    .from(units)
-    .innerJoin(tenants, eq(tenants.id, units.tenantId))
-    .where(and(eq(units.tenantId, tenantId), eq(units.id, unitId)));
-  return row && { ...row, zone: row.timeZone ?? row.companyZone };
+/** A link as a read needs it. */
+interface Link {
+  id: string;
+  unitId: string;
+  url: string;
 }
 
-/** The link's state; `today` is the property's. */
+/** The property's links, oldest first. */
+function linksOf(tx: Tx, tenantId: string, unitId: string) {
+  return tx
+    .select()
+    .from(calendarLinks)
+    .where(and(eq(calendarLinks.tenantId, tenantId), eq(calendarLinks.unitId, unitId)))
+    .orderBy(asc(calendarLinks.createdAt), asc(calendarLinks.id));
+}
+
+/** The links' state; `today` is the property's. */
 async function stateIn(tx: Tx, tenantId: string, unitId: string, now: Date): Promise<UnitCalendar> {
-  const row = await unitRow(tx, tenantId, unitId);
-  if (!row) throw notFound('Unit');
-  const [upcoming] = await tx
-    .select({ n: count() })
-    .from(reservations)
-    .where(
-      and(
-        eq(reservations.tenantId, tenantId),
-        eq(reservations.source, 'calendar'),
-        eq(reservations.unitId, unitId),
-        gt(reservations.departureDate, localDay(now, row.zone)),
-        isStay(),
-      ),
-    );
+  const zone = await propertyZone(tx, tenantId, unitId);
+  if (zone === null) throw notFound('Unit');
+  const [unit] = await tx
+    .select({ typicalGuests: units.typicalGuests })
+    .from(units)
+    .where(and(eq(units.tenantId, tenantId), eq(units.id, unitId)));
+  const links = await linksOf(tx, tenantId, unitId);
+  const upcoming =
+    links.length === 0
+      ? []
+      : await tx
+          .select({ linkId: reservations.calendarLinkId, n: count() })
+          .from(reservations)
+          .where(
+            and(
+              eq(reservations.tenantId, tenantId),
+              eq(reservations.source, 'calendar'),
+              eq(reservations.unitId, unitId),
+              inArray(
+                reservations.calendarLinkId,
+                links.map((l) => l.id),
+              ),
+              gt(reservations.departureDate, localDay(now, zone)),
+              isListedBooking(),
+            ),
+          )
+          .groupBy(reservations.calendarLinkId);
+  const upcomingOf = new Map(upcoming.map((r) => [r.linkId, r.n]));
   return {
     unit_id: unitId,
-    calendar_url: row.calendarUrl,
-    typical_guests: row.typicalGuests,
-    synced_at: row.syncedAt?.toISOString() ?? null,
-    error: row.error,
-    upcoming_stays: upcoming?.n ?? 0,
+    typical_guests: unit?.typicalGuests ?? null,
+    links: links.map((l) => ({
+      id: l.id,
+      url: l.url,
+      synced_at: l.syncedAt?.toISOString() ?? null,
+      error: l.error,
+      upcoming_stays: upcomingOf.get(l.id) ?? 0,
+    })),
   };
 }
 
 /**
- * The calendar link of unit `unitId` and its last refresh.
+ * The calendar links of unit `unitId` and their last reads.
  * @throws AppError NOT_FOUND for a unit not of the caller's company.
  */
 export async function calendarState(deps: CalendarDeps, who: TenantIdentity, unitId: string): Promise<UnitCalendar> {
@@ -106,66 +124,92 @@ export async function calendarState(deps: CalendarDeps, who: TenantIdentity, uni
 }
 
 /**
- * Saves the link and typical guests of unit `unitId`. A new or changed link forgets the previous
- * link's refresh state; changing or removing the link removes the previous link's stays that have
- * not ended, cancelled ones included (those that have stay, as history the forecast learns from;
- * a new link's read stores what it lists).
- * @returns 'none' when the unit now has no link, 'new' for a new or changed link, 'same' for the link it had.
+ * Saves the typical guests of unit `unitId` (null: the default, 2).
  * @throws AppError NOT_FOUND for a unit not of the caller's company.
  */
-export async function saveCalendar(deps: CalendarDeps, who: TenantIdentity, unitId: string, body: SaveCalendarBody): Promise<'none' | 'new' | 'same'> {
-  return withTenant(deps.db, who.tenantId, async (tx) => {
-    const row = await unitRow(tx, who.tenantId, unitId);
-    if (!row) throw notFound('Unit');
-    const changed = row.calendarUrl !== body.calendar_url;
-    await tx
+export async function saveTypicalGuests(deps: CalendarDeps, who: TenantIdentity, unitId: string, body: SaveTypicalGuestsBody): Promise<void> {
+  const saved = await withTenant(deps.db, who.tenantId, (tx) =>
+    tx
       .update(units)
-      .set({
-        calendarUrl: body.calendar_url,
-        typicalGuests: body.typical_guests,
-        ...(changed ? { calendarSyncedAt: null, calendarError: null } : {}),
-      })
-      .where(and(eq(units.tenantId, who.tenantId), eq(units.id, unitId)));
-    if (changed) {
-      await tx
-        .delete(reservations)
-        .where(
-          and(
-            eq(reservations.tenantId, who.tenantId),
-            eq(reservations.source, 'calendar'),
-            eq(reservations.unitId, unitId),
-            gt(reservations.departureDate, localDay(deps.now(), row.zone)),
-          ),
-        );
-    }
-    return body.calendar_url === null ? 'none' : changed ? 'new' : 'same';
+      .set({ typicalGuests: body.typical_guests })
+      .where(and(eq(units.tenantId, who.tenantId), eq(units.id, unitId)))
+      .returning({ id: units.id }),
+  );
+  if (saved.length === 0) throw notFound('Unit');
+}
+
+/**
+ * Adds link `url` to unit `unitId` (not read yet: see {@link refreshNow}).
+ * @returns the new link's id.
+ * @throws AppError NOT_FOUND for a unit not of the caller's company; CONFLICT when the property
+ *   already has this link, or MAX_CALENDAR_LINKS links.
+ */
+export async function addCalendarLink(deps: CalendarDeps, who: TenantIdentity, unitId: string, url: string): Promise<string> {
+  return withTenant(deps.db, who.tenantId, async (tx) => {
+    // The unit's lock makes the check and the insert one step against another person's add.
+    if (!(await stockLocks(tx, who.tenantId).units([unitId], 'update')).has(unitId)) throw notFound('Unit');
+    const links = await linksOf(tx, who.tenantId, unitId);
+    if (links.some((l) => l.url === url)) throw new AppError('CONFLICT', 'This property already has this calendar link');
+    if (links.length >= MAX_CALENDAR_LINKS) throw new AppError('CONFLICT', `A property can have at most ${MAX_CALENDAR_LINKS} calendar links`);
+    const [link] = await tx.insert(calendarLinks).values({ tenantId: who.tenantId, unitId, url }).returning({ id: calendarLinks.id });
+    return link!.id;
   });
 }
 
 /**
- * Stores the stays `parsed` of the unit's link read for `window` (the property's days around its
- * `today`), unless the link changed meanwhile: each is added, or its row updated (dates, and
- * 'confirmed' again if it had been cancelled); a stay of the window the link no longer lists that
- * arrives after `today` is marked 'cancelled', and one that has begun is left as it is; the link's
- * stays that another source gives too are matched (stays/one-booking.ts).
+ * Removes link `linkId` of unit `unitId` with its stays that have not ended, cancelled ones
+ * included (those that have stay, as history the forecast learns from); a stay another source
+ * also listed counts again from that source.
+ * @throws AppError NOT_FOUND for a unit or link not of the caller's company.
+ */
+export async function removeCalendarLink(deps: CalendarDeps, who: TenantIdentity, unitId: string, linkId: string): Promise<void> {
+  await withTenant(deps.db, who.tenantId, async (tx) => {
+    if (!(await stockLocks(tx, who.tenantId).units([unitId], 'update')).has(unitId)) throw notFound('Unit');
+    const removed = await tx
+      .delete(calendarLinks)
+      .where(and(eq(calendarLinks.tenantId, who.tenantId), eq(calendarLinks.unitId, unitId), eq(calendarLinks.id, linkId)))
+      .returning({ id: calendarLinks.id });
+    if (removed.length === 0) throw notFound('Calendar link');
+    const zone = (await propertyZone(tx, who.tenantId, unitId))!;
+    await tx
+      .delete(reservations)
+      .where(
+        and(
+          eq(reservations.tenantId, who.tenantId),
+          eq(reservations.source, 'calendar'),
+          eq(reservations.unitId, unitId),
+          eq(reservations.calendarLinkId, linkId),
+          gt(reservations.departureDate, localDay(deps.now(), zone)),
+        ),
+      );
+    await matchCalendarStays(tx, who.tenantId, [unitId]);
+  });
+}
+
+/**
+ * Stores the stays `parsed` of `link` read for `window` (the property's days around its
+ * `today`), unless the link was removed meanwhile: each is added, or its row updated (dates,
+ * guests, and 'confirmed' again if it had been cancelled); a stay of the window the link no
+ * longer lists that arrives after `today` is marked 'cancelled', and one that has begun is left as
+ * it is; the property's stays that several sources give are matched (stays/one-booking.ts).
  */
 async function storeStays(
   deps: CalendarDeps,
   tenantId: string,
-  unitId: string,
-  link: string,
+  link: Link,
   window: { from: string; to: string; today: string },
   parsed: { stays: CalendarStay[]; channel: string | null },
 ): Promise<void> {
+  const { unitId } = link;
   await withTenant(deps.db, tenantId, async (tx) => {
-    // Locks the unit (the lock order's step for units): two refreshes of one property store one after the other.
+    // Locks the unit (the lock order's step for units): two reads of one property store one after the other.
     if (!(await stockLocks(tx, tenantId).units([unitId], 'update')).has(unitId)) return; // deleted meanwhile
-    const [unit] = await tx
-      .select({ id: units.id })
-      .from(units)
-      .where(and(eq(units.tenantId, tenantId), eq(units.id, unitId), eq(units.calendarUrl, link)));
-    if (!unit) return; // its link changed or was removed while this one was read
-    const listed = parsed.stays.map((s) => stayId(unitId, s.uid));
+    const [still] = await tx
+      .select({ id: calendarLinks.id })
+      .from(calendarLinks)
+      .where(and(eq(calendarLinks.tenantId, tenantId), eq(calendarLinks.id, link.id)));
+    if (!still) return; // removed while it was read
+    const listed = parsed.stays.map((s) => stayId(link.id, s.uid));
     await tx
       .update(reservations)
       .set({ status: CANCELLED_STAY, syncedAt: deps.now() })
@@ -174,6 +218,7 @@ async function storeStays(
           eq(reservations.tenantId, tenantId),
           eq(reservations.source, 'calendar'),
           eq(reservations.unitId, unitId),
+          eq(reservations.calendarLinkId, link.id),
           gt(reservations.arrivalDate, window.today),
           lte(reservations.arrivalDate, window.to),
           ne(reservations.status, CANCELLED_STAY),
@@ -183,12 +228,14 @@ async function storeStays(
     const rows = parsed.stays.map((s) => ({
       tenantId,
       source: 'calendar' as const,
-      id: stayId(unitId, s.uid),
+      id: stayId(link.id, s.uid),
       unitId,
+      calendarLinkId: link.id,
       arrivalDate: s.arrival_date,
       departureDate: s.departure_date,
       nights: Math.round((Date.parse(s.departure_date) - Date.parse(s.arrival_date)) / 86_400_000),
       guests: s.guests ?? null,
+      guestKey: s.guest_key ?? null,
       status: CONFIRMED_STAY,
       channel: parsed.channel,
       syncedAt: deps.now(),
@@ -205,65 +252,93 @@ async function storeStays(
             departureDate: sql`excluded.departure_date`,
             nights: sql`excluded.nights`,
             guests: sql`excluded.guests`,
+            guestKey: sql`excluded.guest_key`,
             status: CONFIRMED_STAY,
             syncedAt: deps.now(),
           },
         });
     }
     await matchCalendarStays(tx, tenantId, [unitId]);
-    await tx.update(units).set({ calendarSyncedAt: deps.now(), calendarError: null }).where(and(eq(units.tenantId, tenantId), eq(units.id, unitId)));
+    await tx
+      .update(calendarLinks)
+      .set({ syncedAt: deps.now(), error: null })
+      .where(and(eq(calendarLinks.tenantId, tenantId), eq(calendarLinks.id, link.id)));
   });
 }
 
 /**
- * Reads the link of unit `unitId` and stores its stays (see the module's comment). A unit
- * without a link, or gone, is left alone.
- * @returns the stays found, or null when there was no link to read.
- * @throws CalendarFeedError or NotACalendarError when the link could not be read (the reason is
- *   recorded on the unit first).
+ * Reads `link` (of a property in time zone `zone`) and stores its stays.
+ * @returns how many stays it lists in the window.
+ * @throws CalendarFeedError or NotACalendarError when it could not be read (the reason is recorded on the link first).
  */
-export async function refreshCalendar(deps: CalendarDeps, tenantId: string, unitId: string): Promise<{ stays: number } | null> {
-  const row = await withTenant(deps.db, tenantId, (tx) => unitRow(tx, tenantId, unitId));
-  if (!row?.calendarUrl) return null;
-  const link = row.calendarUrl;
-  const today = localDay(deps.now(), row.zone);
+async function readLink(deps: CalendarDeps, tenantId: string, link: Link, zone: string): Promise<number> {
+  const today = localDay(deps.now(), zone);
   const window = { from: addLocalDays(today, -CALENDAR_DAYS_BACK), to: addLocalDays(today, CALENDAR_DAYS_AHEAD) };
   try {
-    const ics = await fetchCalendar(link, deps.feed);
-    const parsed = await parseCalendar(ics, { timeZone: row.zone, ...window });
-    await storeStays(deps, tenantId, unitId, link, { ...window, today }, parsed);
-    return { stays: parsed.stays.length };
+    const ics = await fetchCalendar(link.url, deps.feed);
+    const parsed = await parseCalendar(ics, { timeZone: zone, ...window });
+    await storeStays(deps, tenantId, link, { ...window, today }, parsed);
+    return parsed.stays.length;
   } catch (err) {
-    if (!(err instanceof CalendarFeedError || err instanceof NotACalendarError)) throw err;
+    if (!isFeedError(err)) throw err;
     await withTenant(deps.db, tenantId, (tx) =>
       tx
-        .update(units)
-        .set({ calendarError: err.message.slice(0, 500) })
-        .where(and(eq(units.tenantId, tenantId), eq(units.id, unitId), eq(units.calendarUrl, link))),
+        .update(calendarLinks)
+        .set({ error: err.message.slice(0, 500) })
+        .where(and(eq(calendarLinks.tenantId, tenantId), eq(calendarLinks.id, link.id))),
     );
     throw err;
   }
 }
 
+/** Whether `err` says a link could not be read (recorded on the link, not a fault of the server). */
+const isFeedError = (err: unknown): err is CalendarFeedError | NotACalendarError => err instanceof CalendarFeedError || err instanceof NotACalendarError;
+
 /**
- * Refreshes the unit's calendar now, as a person asks, and answers its state; a failed read is in
- * the state's `error`, not thrown. `why` is the asking: 'request' ('Refresh now'), 'newLink' (a
- * new or changed link saved: read at once, and the next refresh on request waits a minute), or
- * 'sameLink' (the link saved again: read only if a refresh on request would be, and counted as one).
+ * Reads the links of unit `unitId` (only link `onlyLinkId` when given) one after the other and
+ * stores their stays (see the module's comment). A unit without links, or gone, is left alone.
+ * @returns the stays the links list, or null when there was no link to read.
+ * @throws the first CalendarFeedError or NotACalendarError once every link has been tried (each
+ *   link's reason is recorded on it).
+ */
+export async function refreshCalendars(deps: CalendarDeps, tenantId: string, unitId: string, onlyLinkId?: string): Promise<{ stays: number } | null> {
+  const found = await withTenant(deps.db, tenantId, async (tx) => {
+    const zone = await propertyZone(tx, tenantId, unitId);
+    return zone === null ? null : { zone, links: (await linksOf(tx, tenantId, unitId)).filter((l) => onlyLinkId === undefined || l.id === onlyLinkId) };
+  });
+  if (!found || found.links.length === 0) return null;
+  let stays = 0;
+  let failure: unknown = null;
+  for (const link of found.links) {
+    try {
+      stays += await readLink(deps, tenantId, link, found.zone);
+    } catch (err) {
+      if (!isFeedError(err)) throw err;
+      failure ??= err;
+    }
+  }
+  if (failure) throw failure;
+  return { stays };
+}
+
+/**
+ * Reads the property's calendar links now, as a person asks, and answers their state; a failed
+ * read is in its link's `error`, not thrown. `why` is the asking: 'request' ('Refresh now': every
+ * link), or `{ newLink }` (a link just added: only it is read, and the next refresh on request
+ * waits a minute).
  * @throws AppError NOT_FOUND for a unit not of the caller's company; CONFLICT when it has no
  *   link; RATE_LIMITED for a 'request' less than a minute after the last read on request.
  */
-export async function refreshNow(deps: CalendarDeps, who: TenantIdentity, unitId: string, why: 'request' | 'newLink' | 'sameLink'): Promise<UnitCalendar> {
+export async function refreshNow(deps: CalendarDeps, who: TenantIdentity, unitId: string, why: 'request' | { newLink: string }): Promise<UnitCalendar> {
   const state = await calendarState(deps, who, unitId);
-  if (state.calendar_url === null) throw new AppError('CONFLICT', 'This property has no calendar link');
+  if (state.links.length === 0) throw new AppError('CONFLICT', 'This property has no calendar link');
   const key = `${who.tenantId}:${unitId}`;
-  if (why === 'newLink') await deps.manualRefreshes.restart(key);
+  if (why !== 'request') await deps.manualRefreshes.restart(key);
   else if (!(await deps.manualRefreshes.take(key)).allowed) {
-    if (why === 'sameLink') return state;
     throw new AppError('RATE_LIMITED', 'This calendar was refreshed less than a minute ago. Please wait a minute and try again.');
   }
-  await refreshCalendar(deps, who.tenantId, unitId).catch((err: unknown) => {
-    if (!(err instanceof CalendarFeedError || err instanceof NotACalendarError)) throw err;
+  await refreshCalendars(deps, who.tenantId, unitId, why === 'request' ? undefined : why.newLink).catch((err: unknown) => {
+    if (!isFeedError(err)) throw err;
   });
   return calendarState(deps, who, unitId);
 }

@@ -7,7 +7,7 @@
 import { utc } from '@date-fns/utc';
 import { format } from 'date-fns';
 import type { PickListAnswer } from '../../../common/contracts/forecast';
-import { lineShortfalls } from '../../../common/pick-list';
+import { itemNames, lineShortfalls } from '../../../common/pick-list';
 import type { MailMessage } from '../../integrations/mail';
 import type { DailyDigest } from './content';
 
@@ -66,22 +66,25 @@ function sections({ digest, pickLists }: DailyEmailContent): Section[] {
             return { text: `- ${a.unit_name}: ${tail}`, html: `<strong>${escapeHtml(a.unit_name)}</strong>: ${tail}` };
           }),
   };
-  const picks: Section[] = pickLists.map((list) => ({
-    title: `Pick list: ${list.garage_name}`,
-    lines: list.properties.map((p) => {
-      const shortOf = lineShortfalls(p);
-      const lines = p.lines.map((l) => {
-        const short = shortOf(l.item_id);
-        return { name: l.item_name, what: `bring ${l.bring}${short > 0 ? ` (${short} short in the garage)` : ''}` };
-      });
-      return {
-        text: [`- ${p.unit_name}:`, ...(lines.length === 0 ? ['    nothing to bring'] : lines.map((l) => `    ${l.name}: ${l.what}`))].join('\n'),
-        html:
-          `<strong>${escapeHtml(p.unit_name)}</strong>: ` +
-          (lines.length === 0 ? 'nothing to bring' : lines.map((l) => `${escapeHtml(l.name)}: ${l.what}`).join('; ')),
-      };
-    }),
-  }));
+  const picks: Section[] = pickLists.map((list) => {
+    const shortOf = lineShortfalls(list);
+    const nameOf = itemNames(list);
+    return {
+      title: `Pick list: ${list.garage_name}`,
+      lines: list.properties.map((p) => {
+        const lines = p.lines.map((l) => {
+          const short = shortOf(p.unit_id, l.item_id);
+          return { name: nameOf(l.item_id), what: `bring ${l.bring}${short > 0 ? ` (${short} short in the garage)` : ''}` };
+        });
+        return {
+          text: [`- ${p.unit_name}:`, ...(lines.length === 0 ? ['    nothing to bring'] : lines.map((l) => `    ${l.name}: ${l.what}`))].join('\n'),
+          html:
+            `<strong>${escapeHtml(p.unit_name)}</strong>: ` +
+            (lines.length === 0 ? 'nothing to bring' : lines.map((l) => `${escapeHtml(l.name)}: ${l.what}`).join('; ')),
+        };
+      }),
+    };
+  });
   const more = digest.criticalTotal - digest.critical.length;
   const critical: Section = {
     title: `Critical now (${digest.criticalTotal})`,

@@ -8,7 +8,7 @@
  * When sending fails, the row is deleted again so that a retry sends it. No transaction is held
  * while mail goes out (CONTRIBUTING "Tools on these machines": PGlite is one connection).
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, ne, sql } from 'drizzle-orm';
 import type { CompanyTimeZone, DailyEmailSetting, UnsubscribeResult } from '../../../common/contracts/daily-email';
 import { TIME_ZONE_MESSAGE } from '../../../common/contracts/daily-email';
 import { queryRows, type Db } from '../../db/client';
@@ -20,6 +20,7 @@ import { AppError } from '../../lib/errors';
 import { peopleByIds } from '../auth/people';
 import type { TenantIdentity } from '../auth/session';
 import { assertAccess } from '../billing/plans';
+import { logCompanyZoneChange } from '../forecast/projections';
 import { companyZone, isTimeZone, localDay } from '../stays/local-days';
 import { readDigest, readPickLists } from './content';
 import { dailyMail } from './mail';
@@ -70,13 +71,21 @@ export async function setSetting(db: Db, who: TenantIdentity, enabled: boolean, 
 
 /**
  * Sets the company's time zone to `zone`, stored under its canonical name ('europe/lisbon' is
- * stored as 'Europe/Lisbon').
+ * stored as 'Europe/Lisbon'); a change is logged for the forecast's stored projections, in the
+ * same transaction (forecast/projections.ts `logCompanyZoneChange`).
  * @throws AppError VALIDATION when the server's time zone database does not know `zone`.
  */
 export async function setCompanyTimeZone(db: Db, who: TenantIdentity, zone: string): Promise<CompanyTimeZone> {
   if (!isTimeZone(zone)) throw new AppError('VALIDATION', TIME_ZONE_MESSAGE, [{ path: ['time_zone'], message: TIME_ZONE_MESSAGE }]);
   const canonical = new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
-  await withTenant(db, who.tenantId, (tx) => tx.update(tenants).set({ timeZone: canonical }).where(eq(tenants.id, who.tenantId)));
+  await withTenant(db, who.tenantId, async (tx) => {
+    const changed = await tx
+      .update(tenants)
+      .set({ timeZone: canonical })
+      .where(and(eq(tenants.id, who.tenantId), ne(tenants.timeZone, canonical)))
+      .returning({ id: tenants.id });
+    if (changed.length > 0) await logCompanyZoneChange(tx, who.tenantId);
+  });
   return { time_zone: canonical };
 }
 

@@ -5,8 +5,9 @@
  */
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { forecastAnswer, pickListAnswer } from '../../../common/contracts/forecast';
-import { queryRows } from '../../db/client';
+import { forecastAnswer, pickListAnswer, SERVICE_LEVEL_MESSAGE, unitForecastAnswer, type UnitForecastAnswer } from '../../../common/contracts/forecast';
+import { lineShortfalls } from '../../../common/pick-list';
+import { pgArray, queryRows } from '../../db/client';
 import { api, backends, createTestApp, onboard, signUpAndSignIn, type TestApp } from '../../test/harness';
 import { addStays, company, ok, type Company } from '../../test/forecast-fixtures';
 import { ledgerMismatches } from '../../test/stock-fixtures';
@@ -85,14 +86,22 @@ describe.each(backends)('restock forecast (%s)', (backend) => {
     expect(rate(elm, towel)).toEqual({ perStay: 2, perGuestNight: 0.5, fixedShare: F, stays: 0, guestNights: 0, basis: 'company' });
     // Nobody used coffee pods: the item's default, 3 a stay.
     expect(rate(beach, pods)).toMatchObject({ perStay: 3, perGuestNight: 0, fixedShare: 1, basis: 'default' });
-    const company = await queryRows<{ item_id: string; per_stay: string; per_guest_night: string; properties: number; basis: string }>(
+    const company = await queryRows<{ item_id: string; per_stay: string; per_guest_night: string; properties: number; basis: string; dispersion: string }>(
       t.database.db,
-      sql`select item_id, per_stay, per_guest_night, properties, basis from item_usage_rates where tenant_id = ${c.tenantId} order by basis`,
+      sql`select item_id, per_stay, per_guest_night, properties, basis, dispersion from item_usage_rates where tenant_id = ${c.tenantId} order by basis`,
     );
     expect(company.map((r) => [r.item_id, Number(r.per_stay), Number(r.per_guest_night), r.properties, r.basis])).toEqual([
       [towel, 2, 0.5, 3, 'company'],
       [pods, 3, 0, 0, 'default'],
     ]);
+    // The towels' dispersion, by weekly blocks from 12 weeks before today (2026-03-23): the stays
+    // departing in May expect 2 towels each at Beach House (May 3, 7 | 11, 15: blocks 5, 6, 7, 7),
+    // 2.0308 at Cliff Cottage (the same blocks) and 2.4246 at Dune Flat (May 4: block 6), and
+    // their blocks recorded none: every use was recorded on June 5, in a block without stays,
+    // which says nothing. Σ(0 − expected)² / Σ expected = 54.62 / 18.55 = 2.945. Coffee pods
+    // were never used: 1.
+    expect(Number(company[0]!.dispersion)).toBeCloseTo(2.945, 3);
+    expect(Number(company[1]!.dispersion)).toBe(1);
   });
 
   it('lists the properties that would start a check-in short, most urgent first, with the first shortfall and what to bring', async () => {
@@ -111,6 +120,7 @@ describe.each(backends)('restock forecast (%s)', (backend) => {
         garage_name: 'Main Storage',
         first_shortfall_date: '2026-06-16',
         stays: 3,
+        past_stays: 4,
         items: [
           {
             item_id: pods, item_name: 'Coffee Pods', category: 'Kitchen', quantity: 0, minimum_threshold: 10, expected_use: 9,
@@ -130,6 +140,7 @@ describe.each(backends)('restock forecast (%s)', (backend) => {
         garage_name: 'Main Storage',
         first_shortfall_date: '2026-06-16',
         stays: 1,
+        past_stays: 4,
         items: [
           {
             item_id: pods, item_name: 'Coffee Pods', category: 'Kitchen', quantity: 0, minimum_threshold: 10, expected_use: 3,
@@ -138,6 +149,45 @@ describe.each(backends)('restock forecast (%s)', (backend) => {
         ],
       },
     ]);
+  });
+
+  it('says per property how many past stays its usage is learned from', async () => {
+    // A company of its own: Harbour Loft with 4 past stays, Quay House 1, Reef Cabin none; each
+    // starts tomorrow's check-in short of coffee pods (none there, minimum 10).
+    const h = await company(t, 'history@example.com', ['Harbour Loft', 'Quay House', 'Reef Cabin']);
+    const [loft, quay, reef] = [h.unit['Harbour Loft']!, h.unit['Quay House']!, h.unit['Reef Cabin']!];
+    const hTowel = h.item['Bath Towel']!;
+    ok(await api(t, h.cookie, 'PUT', `/api/garages/${h.garageId}/inventory`, { inventory: [{ item_id: hTowel, quantity: 40 }] }));
+    for (const unit of [loft, quay]) {
+      ok(await api(t, h.cookie, 'POST', `/api/units/${unit}/inventory/${hTowel}/transfer`, { quantity: 10 }));
+      ok(await api(t, h.cookie, 'POST', `/api/units/${unit}/inventory/${hTowel}/consume`, { quantity: 4 }));
+    }
+    await t.database.db.execute(sql`update inventory_logs set created_at = '2026-06-05T12:00:00Z' where tenant_id = ${h.tenantId}`);
+    await addStays(t, h.tenantId, [
+      [loft, 'l0', '2026-05-01', '2026-05-03', 2],
+      [loft, 'l1', '2026-05-05', '2026-05-07', 2],
+      [loft, 'l2', '2026-05-09', '2026-05-11', 2],
+      [loft, 'l3', '2026-05-13', '2026-05-15', 2],
+      [quay, 'q0', '2026-05-01', '2026-05-04', 2],
+      [loft, 'l4', '2026-06-16', '2026-06-18', 2],
+      [quay, 'q1', '2026-06-16', '2026-06-18', 2],
+      [reef, 'r1', '2026-06-16', '2026-06-18', 2],
+    ]);
+    const f = forecastAnswer.parse(ok(await api(t, h.cookie, 'GET', '/api/forecast')));
+    expect(Object.fromEntries(f.properties.map((p) => [p.unit_name, p.past_stays]))).toEqual({ 'Harbour Loft': 4, 'Quay House': 1, 'Reef Cabin': 0 });
+    // Unit detail reads the same count, and the rates it shows agree.
+    for (const [unitId, stays] of [[loft, 4], [quay, 1], [reef, 0]] as const) {
+      const unit = unitForecastAnswer.parse(ok(await api(t, h.cookie, 'GET', `/api/units/${unitId}/forecast`)));
+      expect(unit.past_stays).toBe(stays);
+      expect(Math.max(...unit.items.filter((i) => i.rate.basis === 'property' || i.rate.basis === 'company').map((i) => i.rate.stays))).toBe(stays);
+    }
+
+    // A company that learned no usage from stays (every item uses its default or nothing): no count.
+    const none = await company(t, 'no-usage@example.com', ['Pier Loft']);
+    await addStays(t, none.tenantId, [[none.unit['Pier Loft']!, 'p1', '2026-06-16', '2026-06-18', 2]]);
+    const g = forecastAnswer.parse(ok(await api(t, none.cookie, 'GET', '/api/forecast')));
+    expect(g.properties.map((p) => [p.unit_name, p.past_stays])).toEqual([['Pier Loft', null]]);
+    expect(unitForecastAnswer.parse(ok(await api(t, none.cookie, 'GET', `/api/units/${none.unit['Pier Loft']}/forecast`))).past_stays).toBeNull();
   });
 
   it('looks only as far as the horizon', async () => {
@@ -170,9 +220,7 @@ describe.each(backends)('restock forecast (%s)', (backend) => {
   });
 
   it('shows one property: its stays, every item with its rate, the stock before each arrival', async () => {
-    const u = ok<{ today: string; stays: unknown[]; items: { item_name: string; rate: unknown; shortfall: unknown }[] }>(
-      await api(t, c.cookie, 'GET', `/api/units/${beach}/forecast`),
-    );
+    const u = unitForecastAnswer.parse(ok(await api(t, c.cookie, 'GET', `/api/units/${beach}/forecast`)));
     expect(u.today).toBe('2026-06-15');
     expect(u.stays).toEqual([
       { id: 's1', source: 'demo', arrival_date: '2026-06-14', departure_date: '2026-06-16', guests: 2, nights: 2, under_way: true },
@@ -180,9 +228,24 @@ describe.each(backends)('restock forecast (%s)', (backend) => {
       { id: 's3', source: 'demo', arrival_date: '2026-06-18', departure_date: '2026-06-25', guests: 4, nights: 7, under_way: false },
     ]);
     expect(u.items.map((i) => [i.item_name, i.rate])).toEqual([
-      ['Bath Towel', { item_id: towel, per_stay: 2, per_guest_night: 0.5, stays: 4, basis: 'property' }],
-      ['Coffee Pods', { item_id: pods, per_stay: 3, per_guest_night: 0, stays: 4, basis: 'default' }],
+      ['Bath Towel', { item_id: towel, per_stay: 2, per_guest_night: 0.5, fixed_share: F, stays: 4, dispersion: 2.945, basis: 'property' }],
+      ['Coffee Pods', { item_id: pods, per_stay: 3, per_guest_night: 0, fixed_share: 1, stays: 4, dispersion: 1, basis: 'default' }],
     ]);
+    // A client reproduces every figure from the answer's own fields: a stay of g guests and n
+    // nights uses f·per_stay + (1 − f)·per_guest_night·g·n; an item's expected use is the sum over
+    // the stays, the stock before an arrival the stock less the use of the stays before it.
+    const use = (rate: UnitForecastAnswer['items'][number]['rate'], stay: UnitForecastAnswer['stays'][number]) =>
+      rate.fixed_share * rate.per_stay + (1 - rate.fixed_share) * rate.per_guest_night * (stay.guests * stay.nights);
+    const oneDecimal = (n: number) => Math.round(n * 10) / 10;
+    const sum = (uses: number[]) => uses.reduce((a, b) => a + b, 0);
+    // Both items start s2 short (the forecast's list above).
+    expect(u.items.map((i) => i.shortfall?.stay_id)).toEqual(['s2', 's2']);
+    for (const item of u.items) {
+      const uses = u.stays.map((stay) => use(item.rate, stay));
+      expect(item.expected_use, item.item_name).toBe(oneDecimal(sum(uses)));
+      const before = u.stays.findIndex((stay) => stay.id === item.shortfall!.stay_id);
+      expect(item.shortfall!.projected, item.item_name).toBe(oneDecimal(item.quantity - sum(uses.slice(0, before))));
+    }
     // Elm Studio: no stays, nothing short, its items still listed.
     const elmForecast = ok<{ stays: unknown[]; items: { shortfall: unknown; bring: number; expected_use: number }[] }>(
       await api(t, c.cookie, 'GET', `/api/units/${elm}/forecast?horizon=14`),
@@ -197,7 +260,22 @@ describe.each(backends)('restock forecast (%s)', (backend) => {
     expect(list).toMatchObject({ date: '2026-06-16', horizon_days: 7, garage_name: 'Main Storage' });
     expect(list.garage_stock).toEqual(expect.arrayContaining([{ item_id: towel, quantity: 48 }, { item_id: pods, quantity: 10 }]));
     expect(list.garage_stock).toHaveLength(2);
+    // The lines' items, named once, in name order.
+    expect(list.items).toEqual([
+      { item_id: towel, item_name: 'Bath Towel', category: 'Linen' },
+      { item_id: pods, item_name: 'Coffee Pods', category: 'Kitchen' },
+    ]);
     // Storage holds 100 − 12 − 20 − 20 = 48 towels and 10 pods; Beach House takes all 10 pods first.
+    // The lines bring for the company's 95 %: at each stay's expected use Beach House would take
+    // 3 towels and 16 pods, a 39 % chance that its arrivals find both; Cliff Cottage's 10 pods
+    // (its minimum) already make it 99 %.
+    const service = (pieces: number, expectedPieces: number) => ({
+      level: 95,
+      pieces,
+      chance: expect.closeTo(pieces === expectedPieces ? 0.995 : 0.953, 3),
+      expected_pieces: expectedPieces,
+      expected_chance: expect.closeTo(pieces === expectedPieces ? 0.995 : 0.393, 3),
+    });
     expect(list.properties).toEqual([
       {
         unit_id: beach,
@@ -205,24 +283,134 @@ describe.each(backends)('restock forecast (%s)', (backend) => {
         address: 'Beach House Road',
         arrivals: [{ stay_id: 's2', arrival_date: '2026-06-16', guests: 2, nights: 2 }],
         lines: [
-          { item_id: towel, item_name: 'Bath Towel', category: 'Linen', quantity: 4, bring: 3 },
-          { item_id: pods, item_name: 'Coffee Pods', category: 'Kitchen', quantity: 0, bring: 16 },
+          { item_id: towel, quantity: 4, bring: 11 },
+          { item_id: pods, quantity: 0, bring: 22 },
         ],
-        garage_shortfalls: [{ item_id: pods, quantity: 6 }],
+        service: service(33, 19),
       },
       {
         unit_id: cliff,
         unit_name: 'Cliff Cottage',
         address: 'Cliff Cottage Road',
         arrivals: [{ stay_id: 'x1', arrival_date: '2026-06-16', guests: 2, nights: 2 }],
-        lines: [{ item_id: pods, item_name: 'Coffee Pods', category: 'Kitchen', quantity: 0, bring: 10 }],
-        garage_shortfalls: [{ item_id: pods, quantity: 10 }],
+        lines: [{ item_id: pods, quantity: 0, bring: 10 }],
+        service: service(10, 10),
       },
     ]);
+    // What storage cannot cover, its stock taken by the properties in their order.
+    const short = lineShortfalls(list);
+    expect([short(beach, towel), short(beach, pods), short(cliff, pods)]).toEqual([0, 12, 10]);
     // A day with no arrival lists nobody; the day of s3 lists Beach House only.
     expect(ok<{ properties: unknown[] }>(await api(t, c.cookie, 'GET', `/api/garages/${c.garageId}/pick-list?date=2026-06-17`)).properties).toEqual([]);
     const s3Day = ok<{ properties: { unit_id: string }[] }>(await api(t, c.cookie, 'GET', `/api/garages/${c.garageId}/pick-list?date=2026-06-18`));
     expect(s3Day.properties.map((p) => p.unit_id)).toEqual([beach]);
+  });
+
+  it('brings for the service level the company chose, which no other company changes or sees', async () => {
+    const beachAt = async (cookie = c.cookie) =>
+      pickListAnswer.parse(ok(await api(t, cookie, 'GET', `/api/garages/${c.garageId}/pick-list`))).properties.find((p) => p.unit_id === beach)!;
+    const levelOf = async (cookie: string) => ok<{ service_level: number }>(await api(t, cookie, 'GET', '/api/forecast')).service_level;
+    const other = await company(t, 'other-level@example.com', ['Harbour Loft']);
+    const bad = await api(t, c.cookie, 'PUT', '/api/forecast/service-level', { service_level: 96 });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.body).toContain(SERVICE_LEVEL_MESSAGE);
+    expect(await levelOf(c.cookie)).toBe(95);
+    const pieces: Record<number, number> = {};
+    try {
+      for (const level of [80, 95, 99]) {
+        expect(ok(await api(t, c.cookie, 'PUT', '/api/forecast/service-level', { service_level: level }))).toEqual({ service_level: level });
+        const { service, lines } = await beachAt();
+        expect(service).toMatchObject({ level, expected_pieces: 19 });
+        expect(service!.chance).toBeGreaterThanOrEqual(level / 100);
+        expect(lines.reduce((sum, l) => sum + l.bring, 0)).toBe(service!.pieces);
+        pieces[level] = service!.pieces;
+      }
+      expect(pieces[80]).toBeLessThan(pieces[95]!);
+      expect(pieces[95]).toBeLessThan(pieces[99]!);
+      // An item's own level is a floor for it: at the company's 80 %, coffee pods at 99 % get more
+      // pieces than at the company's level, and the property's chance rises with them.
+      ok(await api(t, c.cookie, 'PUT', '/api/forecast/service-level', { service_level: 80 }));
+      const podsAt = (p: Awaited<ReturnType<typeof beachAt>>) => p.lines.find((l) => l.item_id === pods)!.bring;
+      const companyLevel = await beachAt();
+      const podsBody = { name: 'Coffee Pods', category: 'Kitchen', minimum_threshold: 10, count_cost: 0.45 };
+      expect((await api(t, c.cookie, 'PATCH', `/api/items/${pods}`, { ...podsBody, service_level: 96 })).statusCode).toBe(400);
+      expect(ok(await api(t, c.cookie, 'PATCH', `/api/items/${pods}`, { ...podsBody, service_level: 99 }))).toMatchObject({ service_level: 99, usage_per_stay_default: 3 });
+      try {
+        const own = await beachAt();
+        expect(podsAt(own)).toBeGreaterThan(podsAt(companyLevel));
+        expect(own.service!.chance).toBeGreaterThan(companyLevel.service!.chance);
+      } finally {
+        ok(await api(t, c.cookie, 'PATCH', `/api/items/${pods}`, { ...podsBody, service_level: null }));
+      }
+      expect(podsAt(await beachAt())).toBe(podsAt(companyLevel));
+      ok(await api(t, c.cookie, 'PUT', '/api/forecast/service-level', { service_level: 99 }));
+      // The other company keeps its own level, and setting it leaves this one's alone.
+      expect(await levelOf(other.cookie)).toBe(95);
+      ok(await api(t, other.cookie, 'PUT', '/api/forecast/service-level', { service_level: 80 }));
+      expect(await levelOf(c.cookie)).toBe(99);
+      expect((await beachAt()).service!.level).toBe(99);
+    } finally {
+      ok(await api(t, c.cookie, 'PUT', '/api/forecast/service-level', { service_level: 95 }));
+    }
+  });
+
+  it('counts a stay departing today as under way until usage is recorded at the property today', async () => {
+    // Cleaners record a stay's usage at checkout: until some is recorded at Sea View today, the
+    // stock does not show what the stay leaving today used. No usage in the learning window: each
+    // stay uses the items' defaults, 2 towels and 3 coffee pods.
+    const s = await company(t, 'checkout@example.com', ['Sea View']);
+    const [sea, sTowel, sPods] = [s.unit['Sea View']!, s.item['Bath Towel']!, s.item['Coffee Pods']!];
+    ok(await api(t, s.cookie, 'PATCH', `/api/items/${sTowel}`, { name: 'Bath Towel', category: 'Linen', minimum_threshold: 3, count_cost: 6.5, usage_per_stay_default: 2 }));
+    ok(await api(t, s.cookie, 'PATCH', `/api/items/${sPods}`, { name: 'Coffee Pods', category: 'Kitchen', minimum_threshold: 10, count_cost: 0.45, usage_per_stay_default: 3 }));
+    ok(await api(t, s.cookie, 'PUT', `/api/garages/${s.garageId}/inventory`, { inventory: [{ item_id: sTowel, quantity: 20 }, { item_id: sPods, quantity: 40 }] }));
+    ok(await api(t, s.cookie, 'POST', `/api/units/${sea}/inventory/${sTowel}/transfer`, { quantity: 6 }));
+    await addStays(t, s.tenantId, [
+      [sea, 'leaving', '2026-06-12', '2026-06-15', 2],
+      [sea, 'coming', '2026-06-16', '2026-06-18', 2],
+    ]);
+    /**
+     * What tomorrow's pick list would bring at each stay's expected use, the property's stays and
+     * each item's expected use, read through the API.
+     */
+    const read = async () => {
+      const list = pickListAnswer.parse(ok(await api(t, s.cookie, 'GET', `/api/garages/${s.garageId}/pick-list`)));
+      const unit = ok<{ stays: { id: string; under_way: boolean }[]; items: { item_name: string; expected_use: number }[] }>(
+        await api(t, s.cookie, 'GET', `/api/units/${sea}/forecast`),
+      );
+      return {
+        lines: list.properties.map((p) => p.service?.expected_pieces),
+        stays: unit.stays.map((st) => [st.id, st.under_way]),
+        used: unit.items.map((i) => [i.item_name, i.expected_use]),
+      };
+    };
+    /** Uses one towel at Sea View, recorded at `at` (the ledger stamps the real clock's time); its movement ids. */
+    const useTowel = async (at: string) => {
+      const used = ok<{ movement_ids: string[] }>(await api(t, s.cookie, 'POST', `/api/units/${sea}/inventory/${sTowel}/consume`, { quantity: 1 }));
+      await t.database.db.execute(sql`update inventory_logs set created_at = ${at}::timestamptz
+        where tenant_id = ${s.tenantId} and id = any(${pgArray(used.movement_ids)}::uuid[])`);
+      return used.movement_ids;
+    };
+    // Nothing recorded today: the leaving stay uses its 3 pods before tomorrow's arrival. Pods: 0
+    // there, max(10, 3) + 3 = 13 to bring. Towels: 6 − 2 = 4 left for tomorrow, nothing to bring.
+    const unrecorded = { lines: [13], stays: [['leaving', true], ['coming', false]], used: [['Bath Towel', 4], ['Coffee Pods', 6]] };
+    expect(await read()).toEqual(unrecorded);
+    // A towel used yesterday (23:30 UTC, the company's zone) is not today's usage: 5 towels, the same list.
+    await useTowel('2026-06-14T23:30:00Z');
+    expect(await read()).toEqual(unrecorded);
+    // A towel used this morning: the leaving stay's usage is recorded; only tomorrow's arrival counts.
+    const today = await useTowel('2026-06-15T07:00:00Z');
+    expect(await read()).toEqual({ lines: [10], stays: [['coming', false]], used: [['Bath Towel', 2], ['Coffee Pods', 3]] });
+    // Undone, it is no longer usage: the leaving stay counts again.
+    ok(await api(t, s.cookie, 'POST', `/api/units/${sea}/movements/reverse`, { movement_ids: today }));
+    expect(await read()).toEqual(unrecorded);
+    // Tomorrow the stay has departed, whatever was recorded.
+    t.setNow(new Date('2026-06-16T06:00:00Z'));
+    try {
+      const tomorrow = ok<{ stays: { id: string }[] }>(await api(t, s.cookie, 'GET', `/api/units/${sea}/forecast`));
+      expect(tomorrow.stays.map((st) => st.id)).toEqual(['coming']);
+    } finally {
+      t.setNow(NOW);
+    }
   });
 
   it('orders for the garage what its properties need over its lead time, plus the minimum, less what it holds', async () => {

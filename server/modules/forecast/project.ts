@@ -13,14 +13,16 @@
  * (stock/rules.ts `belowMinimumSql`, the minimum raised by a millionth so that a rounding tail of
  * the sum never drops a pair the projection would find short): any
  * other pair starts no arrival short and needs nothing brought (each arrival's stock before it is
- * at least that), so the pre-filter is exact. Only those pairs are projected in JavaScript.
+ * at least that), so the pre-filter is exact. Only those pairs are projected in JavaScript. The
+ * stored projections, whose pick lists bring at the company's service level, widen it by a margin
+ * of the item's spread (`levelMarginSql`).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { ForecastStay, ItemForecast } from '../../../common/contracts/forecast';
 import { pgArray, queryRows, type Tx } from '../../db/client';
-import { isTimeZone, localDay } from '../stays/local-days';
+import { addLocalDays, isTimeZone, localDay, localMidnight } from '../stays/local-days';
 import { isStay } from '../stays/stay-rules';
-import { belowMinimumSql } from '../stock/rules';
+import { belowMinimumSql, isUsageSql } from '../stock/rules';
 import { projectItem, type ItemProjection, type ModelStay, type Rate } from './model';
 import { expectedUseSql, stayGuestsSql, stayNightsSql } from './model-sql';
 
@@ -50,6 +52,10 @@ export interface PairRow {
   fixed_share: number;
   basis: Rate['basis'];
   rate_stays: number;
+  /** The item's dispersion (service-level.ts), 1 for a default rate or none. */
+  dispersion: number;
+  /** The item's own service level, percent; null: the company's. */
+  item_level: number | null;
 }
 
 /** A stay of the window, guests as the forecast counts them. */
@@ -78,38 +84,93 @@ export interface Projection {
 
 /**
  * Which properties and stays a projection covers. `units` is a predicate on the units row `u`;
- * stays count when not departed before the property's today and arriving before `end`: a number
- * of days after that today, or one calendar date. `every`: project every stock row and load the
- * stays of every property (one property's page, a pick list); else only the pre-filtered pairs.
+ * stays count when they have not departed (departing after the property's today, or today until
+ * usage is recorded there: {@link scopeCte}) and arrive before `end`: a number of days after that
+ * today, or one calendar date. `every`: project every stock row and load the stays of every
+ * property (one property's page); else only the pre-filtered pairs (module comment).
  */
 export interface Scope {
   units: SQL;
   end: { days: number } | { date: string };
   every: boolean;
+  /**
+   * With `every` false: also keep the pairs a pick list at a service level may bring to
+   * ({@link levelMarginSql}), not only those short at the expected use.
+   */
+  atLevel?: boolean;
 }
 
-/** SQL `with` clause naming `us`, the properties in scope with their today and window end, and `st`, their stays' totals. */
+/**
+ * SQL: the pieces above the expected use `mean` of an item of dispersion `dispersion`
+ * (service-level.ts) beyond which its use is taken as never reaching: 4 standard deviations
+ * (√(φμ)) with the negative binomial's skew ((2φ − 1)(z² − 1)/6, the Cornish–Fisher term of its
+ * third cumulant φμ(2φ − 1)), and a piece for the rounding. By the normal approximation that is
+ * a chance below 1 in 30,000 per item, so a property of 100 items such pairs left out overstates
+ * its chance by under 0.4 % of the shortfall it allows (docs/forecast.md "Spread and service level").
+ */
+function levelMarginSql(mean: SQL, dispersion: SQL): SQL {
+  return sql`(4 * sqrt(greatest(${dispersion} * ${mean}, 0)) + 2.5 * greatest(2 * ${dispersion} - 1, 0) + 1)`;
+}
+
+/** SQL: the `reservations` row is a stay the projection of property `us` counts ({@link scopeCte}). */
+const countedStay = sql`${isStay()} and reservations.departure_date >= us.departs_from and reservations.arrival_date < us.end_day`;
+
+/**
+ * SQL `with` clause naming `us`, the properties in scope with their today and window end, `ud`,
+ * the same with the first departure day counted (read as `us` by {@link countedStay}'s callers),
+ * and `st`, their stays' totals.
+ *
+ * `ud.departs_from` is the earliest departure of a stay the projection counts (docs/product.md
+ * "Forecast"). Cleaners record a stay's usage at checkout, so the stock does not show what a stay
+ * departing today has used until usage is recorded there: until then it counts as under way
+ * (`departs_from` is today); once any usage (the ledger's one definition, stock/rules.ts
+ * `isUsageSql`) is recorded at the property on its today, from its local midnight to the next,
+ * it is taken as recorded (`departs_from` is tomorrow). The ledger's rows are read, not the daily
+ * totals (`unit_usage_daily`), whose days are UTC days rather than the property's. `ut` probes,
+ * for each property, the index of usage rows by property and time
+ * (`inventory_logs_unit_usage_idx`, migration 0039) for one row of its today: reading the day's
+ * usage rows of the company and grouping them by property made the pick list read every usage row
+ * of the day (100,000 in `npm run bench`, p95 238 ms). A correlated EXISTS against `reservations`
+ * crashes the Citus 13.2 coordinator in this query; a lateral join to the ledger runs there. `ut`
+ * has one row a property, and is materialised: inlined into the stays' totals, the probes ran
+ * once per stay and stock row, and the demo's Forecast took over a minute on the embedded
+ * database. A query that reads only `us` (the stored projections' check of every read) does not
+ * read today's usage at all.
+ */
 export async function scopeCte(tx: Tx, tenantId: string, now: Date, scope: Pick<Scope, 'units' | 'end'>): Promise<SQL> {
   const zones = await queryRows<{ zone: string }>(
     tx,
     sql`select distinct coalesce(u.time_zone, t.time_zone) as zone from units u join tenants t on t.id = u.tenant_id
         where u.tenant_id = ${tenantId} and ${scope.units}`,
   );
-  // A zone this server does not know counts as UTC (a property's time zone is validated when set).
-  const days = JSON.stringify(zones.map((z) => ({ zone: z.zone, today: localDay(now, isTimeZone(z.zone) ? z.zone : 'UTC') })));
+  const days = zones.map(({ zone }) => {
+    // A zone this server does not know counts as UTC (a property's time zone is validated when set).
+    const known = isTimeZone(zone) ? zone : 'UTC';
+    const today = localDay(now, known);
+    return { zone, today, since: localMidnight(today, known).toISOString(), until: localMidnight(addLocalDays(today, 1), known).toISOString() };
+  });
   const end = 'days' in scope.end ? sql`us0.today + ${scope.end.days}::int` : sql`${scope.end.date}::date`;
   return sql`
-    with zt as (select * from json_to_recordset(${days}::json) as z(zone text, today date)),
+    with zt as (select * from json_to_recordset(${JSON.stringify(days)}::json) as z(zone text, today date, since timestamptz, until timestamptz)),
     us0 as (
-      select u.id, u.name, u.address, u.garage_id, u.typical_guests, zt.today
+      select u.id, u.name, u.address, u.garage_id, u.typical_guests, zt.zone, zt.today, zt.since, zt.until
       from units u join tenants t on t.id = u.tenant_id join zt on zt.zone = coalesce(u.time_zone, t.time_zone)
       where u.tenant_id = ${tenantId} and ${scope.units}),
+    ut as materialized (
+      select us0.id as unit_id from us0
+      cross join lateral (
+        select 1 from inventory_logs l
+        where l.tenant_id = ${tenantId} and l.unit_id = us0.id and ${isUsageSql} and l.created_at >= us0.since and l.created_at < us0.until
+        limit 1) recorded),
     us as (select us0.*, ${end} as end_day from us0),
+    ud as (
+      select us.*, case when ut.unit_id is null then us.today else us.today + 1 end as departs_from
+      from us left join ut on ut.unit_id = us.id),
     st as (
       select reservations.unit_id, count(*)::int as stays,
         sum(${stayGuestsSql(sql`reservations.guests`, sql`us.typical_guests`)} * ${stayNightsSql(sql`reservations.arrival_date`, sql`reservations.departure_date`)})::bigint as guest_nights
-      from reservations join us on us.id = reservations.unit_id
-      where reservations.tenant_id = ${tenantId} and ${isStay()} and reservations.departure_date > us.today and reservations.arrival_date < us.end_day
+      from reservations join ud us on us.id = reservations.unit_id
+      where reservations.tenant_id = ${tenantId} and ${countedStay}
       group by reservations.unit_id)`;
 }
 
@@ -128,7 +189,18 @@ const pairColumns = sql`
   (case when ${fromDefault} then 0 else coalesce(ur.per_guest_night, iur.per_guest_night, 0) end)::float8 as per_guest_night,
   (case when ${fromDefault} then 1 else coalesce(ur.fixed_share, iur.fixed_share, 1) end)::float8 as fixed_share,
   case when ${fromDefault} then (case when i.usage_per_stay_default is null then 'none' else 'default' end) else coalesce(ur.basis, iur.basis) end as basis,
-  coalesce(ur.stays, 0) as rate_stays`;
+  coalesce(ur.stays, 0) as rate_stays,
+  (case when ${fromDefault} then 1 else coalesce(iur.dispersion, 1) end)::float8 as dispersion,
+  i.service_level as item_level`;
+
+/**
+ * Joins a stock row `s` to its item `i` and to the rates {@link pairColumns} reads, the property's
+ * `ur` and the company's `iur`.
+ */
+const rateJoins = sql`
+  join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
+  left join usage_rates ur on ur.tenant_id = s.tenant_id and ur.unit_id = s.unit_id and ur.item_id = s.item_id
+  left join item_usage_rates iur on iur.tenant_id = s.tenant_id and iur.item_id = s.item_id`;
 
 /** Orders names as people read them; one collator, since String#localeCompare builds one per call. */
 export const byName = new Intl.Collator('en').compare;
@@ -154,7 +226,8 @@ export async function itemsInNameOrder(tx: Tx, tenantId: string): Promise<{ id: 
 /** Rounds an expected quantity to one decimal, as the answers show it. */
 export const oneDecimal = (n: number): number => Math.round(n * 10) / 10;
 
-const modelStay = (s: StayRow): ModelStay => ({ id: s.id, arrival: s.arrival_date, departure: s.departure_date, guests: Number(s.guests) });
+/** A stay of the window as model.ts reads it. */
+export const modelStay = (s: StayRow): ModelStay => ({ id: s.id, arrival: s.arrival_date, departure: s.departure_date, guests: Number(s.guests) });
 
 /**
  * Projects the stock rows of the properties in `scope` over their stays (module comment),
@@ -175,6 +248,8 @@ export async function project(tx: Tx, tenantId: string, now: Date, scope: Scope)
   // and probes their key for a few properties. (Read first as a materialized CTE, they were
   // probed by a nested loop over the CTE when their statistics predated the first learning:
   // 5 s for 100 properties.)
+  const expected = expectedUseSql(rate, sql`st.stays`, sql`st.guest_nights`);
+  const windowUse = scope.atLevel ? sql`(${expected} + ${levelMarginSql(expected, sql`p.dispersion`)})` : expected;
   const rows = await queryRows<Omit<PairRow, 'item_name' | 'category'>>(
     tx,
     sql`${cte}
@@ -182,14 +257,12 @@ export async function project(tx: Tx, tenantId: string, now: Date, scope: Scope)
           select ${pairColumns}
           from us
           join unit_inventory s on s.tenant_id = ${tenantId} and s.unit_id = us.id
-          join items i on i.tenant_id = s.tenant_id and i.id = s.item_id
-          left join usage_rates ur on ur.tenant_id = s.tenant_id and ur.unit_id = s.unit_id and ur.item_id = s.item_id
-          left join item_usage_rates iur on iur.tenant_id = s.tenant_id and iur.item_id = s.item_id) p
+          ${rateJoins}) p
         ${
           scope.every
             ? sql``
             : sql`join st on st.unit_id = p.unit_id
-                  where ${belowMinimumSql(sql`p.quantity - ${expectedUseSql(rate, sql`st.stays`, sql`st.guest_nights`)}`, sql`p.minimum_threshold + 0.000001`)}`
+                  where ${belowMinimumSql(sql`p.quantity - ${windowUse}`, sql`p.minimum_threshold + 0.000001`)}`
         }`,
   );
   // Items in name order once; stock rows then sort by the item's place (comparing names 46,000
@@ -209,9 +282,8 @@ export async function project(tx: Tx, tenantId: string, now: Date, scope: Scope)
           sql`${cte}
               select reservations.unit_id, reservations.source, reservations.id, reservations.arrival_date::text as arrival_date,
                 reservations.departure_date::text as departure_date, ${stayGuestsSql(sql`reservations.guests`, sql`us.typical_guests`)} as guests
-              from reservations join us on us.id = reservations.unit_id
-              where reservations.tenant_id = ${tenantId} and ${isStay()} and reservations.unit_id = any(${pgArray(unitIds)}::uuid[])
-                and reservations.departure_date > us.today and reservations.arrival_date < us.end_day
+              from reservations join ud us on us.id = reservations.unit_id
+              where reservations.tenant_id = ${tenantId} and reservations.unit_id = any(${pgArray(unitIds)}::uuid[]) and ${countedStay}
               order by reservations.arrival_date, reservations.id`,
         );
   const staysOf = new Map<string, StayRow[]>();
@@ -233,6 +305,35 @@ export async function project(tx: Tx, tenantId: string, now: Date, scope: Scope)
     pairsOf.get(pair.unit_id)!.push({ pair, rate, projection });
   }
   return { units, staysOf, pairsOf };
+}
+
+/**
+ * The past stays each property of `unitIds` has its usage learned from (ShortUnitForecast
+ * `past_stays`, docs/product.md "Forecast"): the most `rate_stays` over its stock rows whose rate
+ * in force the company learned (basis `property` or `company`, as {@link project} reads them),
+ * inside the caller's tenant transaction. A property none of whose rows has such a rate is left
+ * out: its forecast learns nothing from stays.
+ * @returns property id -> past stays (whole stays, 0 or more).
+ */
+export async function pastStaysOf(tx: Tx, tenantId: string, unitIds: readonly string[]): Promise<Map<string, number>> {
+  if (unitIds.length === 0) return new Map();
+  // The rule above without reading every stock row: a property's rates are learned whole, each
+  // row of `usage_rates` with the property's past stays (model.ts `learnRates`), and a stock row's
+  // rate in force was learned exactly when its item's company rate was (basis 'company'). So: one
+  // stock row of such an item, and then any one rate row of the property (none: added since the
+  // learning, 0 stays). Reading the 100 stock rows of each of 50 properties with their rates took
+  // 10 ms of a Forecast read in `npm run bench`.
+  const rows = await queryRows<{ unit_id: string; past_stays: number }>(
+    tx,
+    sql`select u.id as unit_id,
+          coalesce((select ur.stays from usage_rates ur where ur.tenant_id = u.tenant_id and ur.unit_id = u.id limit 1), 0)::int as past_stays
+        from units u
+        where u.tenant_id = ${tenantId} and u.id = any(${pgArray(unitIds)}::uuid[])
+          and exists (
+            select 1 from unit_inventory s join item_usage_rates iur on iur.tenant_id = s.tenant_id and iur.item_id = s.item_id
+            where s.tenant_id = u.tenant_id and s.unit_id = u.id and iur.basis = 'company')`,
+  );
+  return new Map(rows.map((r) => [r.unit_id, Number(r.past_stays)]));
 }
 
 /** A projected stock row as the answers show it. */

@@ -8,7 +8,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forecastAnswer, pickListAnswer } from '../../../common/contracts/forecast';
-import { queryRows } from '../../db/client';
+import { pgArray, queryRows } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
 import { addStays, company, ok, type Company } from '../../test/forecast-fixtures';
 import { api, backends, createTestApp, type TestApp } from '../../test/harness';
@@ -44,6 +44,14 @@ describe.each(backends)('forecast read model (%s)', (backend) => {
   const changes = async () =>
     (await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from forecast_changes where tenant_id = ${c.tenantId}`))[0]!.n;
 
+  /** Uses one of `item` at `unit`, recorded at `at` (the ledger stamps the real clock's time). */
+  const useToday = async (unit: string, item: string, at: string) => {
+    const res = await api(t, c.cookie, 'POST', `/api/units/${unit}/inventory/${item}/consume`, { quantity: 1 });
+    const { movement_ids } = ok<{ movement_ids: string[] }>(res);
+    await t.database.db.execute(sql`update inventory_logs set created_at = ${at}::timestamptz where tenant_id = ${c.tenantId} and id = any(${pgArray(movement_ids)}::uuid[])`);
+    return res;
+  };
+
   beforeAll(async () => {
     t = await createTestApp(backend);
     t.setNow(NOW);
@@ -55,6 +63,9 @@ describe.each(backends)('forecast read model (%s)', (backend) => {
     ok(await api(t, c.cookie, 'PATCH', `/api/items/${towel}`, { name: 'Bath Towel', category: 'Linen', minimum_threshold: 3, count_cost: 6.5, usage_per_stay_default: 2 }));
     ok(await api(t, c.cookie, 'PATCH', `/api/items/${pods}`, { name: 'Coffee Pods', category: 'Kitchen', minimum_threshold: 10, count_cost: 0.45, usage_per_stay_default: 3 }));
     await addStays(t, c.tenantId, [
+      // Departing today, their usage not recorded yet; c0 departs tomorrow.
+      [beach, 'b0', '2026-06-13', '2026-06-15', 2],
+      [cliff, 'c0', '2026-06-14', '2026-06-16', 2],
       [beach, 'b1', '2026-06-16', '2026-06-18', 2],
       [beach, 'b2', '2026-06-18', '2026-06-21', 3],
       [cliff, 'c1', '2026-06-17', '2026-06-19', null],
@@ -95,10 +106,15 @@ describe.each(backends)('forecast read model (%s)', (backend) => {
     const steps: [string, () => Promise<unknown>][] = [
       ['a plus press', () => api(t, c.cookie, 'POST', `/api/units/${beach}/inventory/${pods}/transfer`, { quantity: 4 })],
       ['a use', () => api(t, c.cookie, 'POST', `/api/units/${cliff}/inventory/${towel}/consume`, { quantity: 2 })],
+      // Usage recorded today at Beach House (03:00 UTC): the stay leaving today no longer counts.
+      ['a use recorded today', () => useToday(beach, pods, '2026-06-15T03:00:00Z')],
+      // Los Angeles is still on June 15 at noon UTC, but its day started after that use: the stay counts again.
+      ['the company’s time zone', () => api(t, c.cookie, 'PUT', '/api/company/time-zone', { time_zone: 'America/Los_Angeles' })],
+      ['the company’s time zone back', () => api(t, c.cookie, 'PUT', '/api/company/time-zone', { time_zone: 'UTC' })],
       ['a minimum threshold', () => api(t, c.cookie, 'PATCH', `/api/items/${towel}`, { name: 'Bath Towel', category: 'Linen', minimum_threshold: 5, count_cost: 6.5 })],
       ['a default use per stay', () => api(t, c.cookie, 'PATCH', `/api/items/${pods}`, { name: 'Coffee Pods', category: 'Kitchen', minimum_threshold: 10, count_cost: 0.45, usage_per_stay_default: 5 })],
       ['an item renamed', () => api(t, c.cookie, 'PATCH', `/api/items/${pods}`, { name: 'Aroma Pods', category: 'Drinks', minimum_threshold: 10, count_cost: 0.45 })],
-      ['typical guests', () => api(t, c.cookie, 'PUT', `/api/units/${cliff}/calendar`, { calendar_url: null, typical_guests: 6 })],
+      ['typical guests', () => api(t, c.cookie, 'PUT', `/api/units/${cliff}/calendar`, { typical_guests: 6 })],
       ['a new stay', () => addStays(t, c.tenantId, [[cliff, 'c3', '2026-06-20', '2026-06-23', 4]])],
       [
         'a stay cancelled',

@@ -1,6 +1,7 @@
 /**
  * HTTP routes of the restock forecast (docs/product.md "Forecast", "Pick lists"). Reading is for
- * every member; delivering a pick list changes stock, which members do (docs/product.md "Roles").
+ * every member; delivering a pick list changes stock, which members do; the service level the pick
+ * lists bring for is the admins' (docs/product.md "Roles").
  * All are behind the expired-trial gate.
  */
 import type { FastifyInstance } from 'fastify';
@@ -14,6 +15,8 @@ import {
   orderForecastAnswer,
   pickListAnswer,
   pickListQuery,
+  serviceLevelAnswer,
+  serviceLevelBody,
   unitForecastAnswer,
 } from '../../../common/contracts/forecast';
 import { idParam } from '../../../common/contracts/fields';
@@ -26,6 +29,7 @@ import { startRatesJobs } from './rates';
 import { sendJsonText } from '../../lib/json-text';
 import { deliverPickList } from '../stock/commands/deliver-pick-list';
 import { companyForecast, computeCompanyForecast, forecastSummary, garageOrderForecast, garagePickList, unitForecast } from './service';
+import { setServiceLevel } from './service-level-setting';
 
 /** `jobs`: the started job queue, which then refreshes the learned rates in the background (rates.ts). */
 export async function forecastRoutes(fastify: FastifyInstance, opts: { ctx: AppContext; jobs?: JobQueue }): Promise<void> {
@@ -36,6 +40,7 @@ export async function forecastRoutes(fastify: FastifyInstance, opts: { ctx: AppC
   const gated = ['NO_TENANT', 'SUBSCRIPTION_REQUIRED'] as const;
   const read = { access: { role: leastRole.view, gate: 'trial' } } as const;
   const stock = { access: { role: leastRole.stock, gate: 'trial' } } as const;
+  const settings = { access: { role: leastRole.serviceLevel, gate: 'trial' } } as const;
   // A team opening the forecast together shares its reads (the dashboard card above all); each
   // caller still gets a read that started after it asked (lib/coalesce.ts).
   const readForecast = coalesce(
@@ -97,6 +102,21 @@ export async function forecastRoutes(fastify: FastifyInstance, opts: { ctx: AppC
       },
     },
     async (request) => unitForecast(ctx.db, request.who, request.params.id, request.query.horizon, ctx.now()),
+  );
+  app.put(
+    '/api/forecast/service-level',
+    {
+      config: settings,
+      schema: {
+        tags,
+        operationId: 'setServiceLevel',
+        summary: 'Set the service level the pick lists bring for: the chance that an arriving stay finds every item it needs (admins)',
+        'x-errors': [...gated, 'FORBIDDEN'],
+        body: serviceLevelBody,
+        response: { 200: serviceLevelAnswer },
+      },
+    },
+    async (request) => setServiceLevel(ctx.db, request.who, request.body.service_level),
   );
   app.get(
     '/api/garages/:id/pick-list',

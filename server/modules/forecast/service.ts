@@ -24,7 +24,6 @@ import {
   type UnitForecastAnswer,
 } from '../../../common/contracts/forecast';
 import { orderQuantity } from '../../../common/contracts/stock';
-import { garageAllocation } from '../../../common/pick-list';
 import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
@@ -34,9 +33,10 @@ import { addLocalDays, companyZone, localDay } from '../stays/local-days';
 import { isStay } from '../stays/stay-rules';
 import { nightsOf } from './model';
 import { stayGuestsSql } from './model-sql';
-import { byName, byText, itemForecast, itemsInNameOrder, project } from './project';
+import { byName, byText, itemForecast, itemsInNameOrder, pastStaysOf, project } from './project';
 import { refreshProjections, storedJson, withProjections, type UnitProjection } from './projections';
 import { freshRates } from './rates';
+import { companyServiceLevel } from './service-level-setting';
 
 /** The company's properties short within a horizon, ranked, with what the answers say of the whole company. */
 interface Ranking {
@@ -111,7 +111,8 @@ export async function computeCompanyForecast(db: Db, tenantId: string, now: Date
 
 /**
  * GET /api/forecast: the properties that would start a check-in short of some item within
- * `horizon` days (3, 7 or 14), with those items only, most urgent first (see {@link rankShort}).
+ * `horizon` days (3, 7 or 14), with those items only, most urgent first (see {@link rankShort}),
+ * each with the past stays its usage is learned from (project.ts `pastStaysOf`).
  * At most FORECAST_PROPERTIES_SHOWN are listed; `properties_short` counts them all. Answered as
  * JSON text assembled from the stored projections (lib/json-text.ts). The rates are learned
  * first when stale (rates.ts). Source: docs/product.md "Forecast".
@@ -120,7 +121,11 @@ export async function companyForecast(db: Db, who: TenantIdentity, horizon: numb
   const tenantId = who.tenantId;
   return withProjections(db, tenantId, now, horizonScope(horizon), async (tx, found) => {
     const ranking = await rankShort(tx, tenantId, now, found);
-    const properties = (await shownProperties(tx, tenantId, ranking, FORECAST_PROPERTIES_SHOWN)).map((p) =>
+    const shown = await shownProperties(tx, tenantId, ranking, FORECAST_PROPERTIES_SHOWN);
+    // Read with the answer, not stored with the projections: one small query over the properties
+    // shown, current with the rates and stock rows it reads, and no column for unit_projections.
+    const pastStays = await pastStaysOf(tx, tenantId, shown.map((p) => p.unit.id));
+    const properties = shown.map((p) =>
       objectWithRaw(
         {
           unit_id: p.unit.id,
@@ -129,6 +134,7 @@ export async function companyForecast(db: Db, who: TenantIdentity, horizon: numb
           garage_name: p.unit.garage_name,
           first_shortfall_date: p.first_shortfall_date,
           stays: p.stays,
+          past_stays: pastStays.get(p.unit.id) ?? null,
         } satisfies Omit<ShortUnitForecast, 'items'>,
         { items: p.items },
       ),
@@ -141,6 +147,7 @@ export async function companyForecast(db: Db, who: TenantIdentity, horizon: numb
           properties_short: ranking.short.length,
           properties_with_stays: ranking.withStays,
           rates_learned_at: ranking.learnedAt.toISOString(),
+          service_level: await companyServiceLevel(tx, tenantId),
         } satisfies Omit<ForecastAnswer, 'properties'>,
         { properties: arrayOfRaw(properties) },
       ),
@@ -187,6 +194,7 @@ export async function unitForecast(db: Db, who: TenantIdentity, unitId: string, 
     const { units, staysOf, pairsOf } = await project(tx, tenantId, now, { units: sql`u.id = ${unitId}`, end: { days: horizon }, every: true });
     const unit = units[0];
     if (!unit) throw notFound('Unit');
+    const pastStays = await pastStaysOf(tx, tenantId, [unit.unit_id]);
     return {
       unit_id: unit.unit_id,
       horizon_days: horizon,
@@ -202,25 +210,19 @@ export async function unitForecast(db: Db, who: TenantIdentity, unitId: string, 
       })),
       items: (pairsOf.get(unit.unit_id) ?? []).map((p) => ({
         ...itemForecast(p),
-        rate: { item_id: p.pair.item_id, per_stay: p.rate.perStay, per_guest_night: p.rate.perGuestNight, stays: Number(p.pair.rate_stays), basis: p.rate.basis },
+        rate: {
+          item_id: p.pair.item_id,
+          per_stay: p.rate.perStay,
+          per_guest_night: p.rate.perGuestNight,
+          fixed_share: p.rate.fixedShare,
+          stays: Number(p.pair.rate_stays),
+          dispersion: Number(p.pair.dispersion),
+          basis: p.rate.basis,
+        },
       })),
+      past_stays: pastStays.get(unit.unit_id) ?? null,
     };
   });
-}
-
-/**
- * What a garage of stock `stock` (item id → quantity) cannot cover of the lines `brings` ([item
- * id, quantity to bring]) of properties served in that order (common/pick-list.ts
- * `garageAllocation`). Per property, the items it misses some of, with how many.
- */
-function garageShortfalls(stock: ReadonlyMap<string, number>, brings: readonly (readonly [string, number])[][]): ItemQuantity[][] {
-  const take = garageAllocation((itemId) => stock.get(itemId) ?? 0);
-  return brings.map((lines) =>
-    lines.flatMap(([itemId, bring]) => {
-      const short = take(itemId, bring);
-      return short > 0 ? [{ item_id: itemId, quantity: short }] : [];
-    }),
-  );
 }
 
 /**
@@ -246,7 +248,7 @@ export async function garagePickList(db: Db, tenantId: string, garageId: string,
   });
   const arriving = sql`u.garage_id = ${garageId} and exists (
     select 1 from reservations where reservations.tenant_id = u.tenant_id and reservations.unit_id = u.id and ${isStay()} and reservations.arrival_date = ${day}::date)`;
-  const scope = { key: `pick-list:${garageId}:${day}`, units: arriving, end: { date: addLocalDays(day, PICK_LIST_HORIZON_DAYS) } };
+  const scope = { key: `pick-list:${garageId}:${day}`, units: arriving, end: { date: addLocalDays(day, PICK_LIST_HORIZON_DAYS) }, atLevel: true };
   return withProjections(db, tenantId, now, scope, async (tx, { projections }) => {
     const units = await queryRows<{ id: string; name: string; address: string }>(
       tx,
@@ -269,11 +271,11 @@ export async function garagePickList(db: Db, tenantId: string, garageId: string,
       tx,
       sql`select item_id, quantity from garage_inventory where tenant_id = ${tenantId} and garage_id = ${garageId} order by item_id`,
     );
-    const shortfalls = garageShortfalls(
-      new Map(stock.map((s) => [s.item_id, Number(s.quantity)])),
-      units.map((u) => lines.get(u.id)?.brings ?? []),
-    );
-    const properties = units.map((unit, k) =>
+    const named = new Set(units.flatMap((u) => (lines.get(u.id)?.brings ?? []).map(([itemId]) => itemId)));
+    const items = (await itemsInNameOrder(tx, tenantId))
+      .filter((item) => named.has(item.id))
+      .map((item) => ({ item_id: item.id, item_name: item.name, category: item.category }));
+    const properties = units.map((unit) =>
       objectWithRaw(
         {
           unit_id: unit.id,
@@ -282,9 +284,8 @@ export async function garagePickList(db: Db, tenantId: string, garageId: string,
           arrivals: arrivals
             .filter((s) => s.unit_id === unit.id)
             .map((s) => ({ stay_id: s.id, arrival_date: s.arrival_date, guests: Number(s.guests), nights: nightsOf({ arrival: s.arrival_date, departure: s.departure_date }) })),
-          garage_shortfalls: shortfalls[k]!,
-        } satisfies Omit<PickListUnit, 'lines'>,
-        { lines: lines.get(unit.id)?.json ?? '[]' },
+        } satisfies Omit<PickListUnit, 'lines' | 'service'>,
+        { lines: lines.get(unit.id)?.json ?? '[]', service: lines.get(unit.id)?.service_json ?? 'null' },
       ),
     );
     return asJsonText(
@@ -295,6 +296,7 @@ export async function garagePickList(db: Db, tenantId: string, garageId: string,
           date: day,
           horizon_days: PICK_LIST_HORIZON_DAYS,
           garage_stock: stock.map((s) => ({ item_id: s.item_id, quantity: Number(s.quantity) })),
+          items,
         } satisfies Omit<PickListAnswer, 'properties'>,
         { properties: arrayOfRaw(properties) },
       ),

@@ -23,6 +23,7 @@ export const itemColumns = {
   minimum_threshold: items.minimumThreshold,
   count_cost: items.countCost,
   usage_per_stay_default: items.usagePerStayDefault,
+  service_level: items.serviceLevel,
 };
 
 /** An item row selected with itemColumns, as the API answers it (count cost in dollars, usage per stay in pieces). */
@@ -33,13 +34,17 @@ export const toItem = (r: {
   minimum_threshold: number;
   count_cost: string;
   usage_per_stay_default: string | null;
+  service_level: number | null;
 }): Item => ({
   ...r,
   count_cost: Number(r.count_cost),
   usage_per_stay_default: r.usage_per_stay_default === null ? null : Number(r.usage_per_stay_default),
 });
 
-/** The columns a body sets; a default usage per stay left out is left as it is (docs/product.md "Forecast"). */
+/**
+ * The columns a body sets; a default usage per stay or a service level left out is left as it is
+ * (docs/product.md "Forecast", docs/forecast.md "Spread and service level").
+ */
 const values = (body: ItemBody) => ({
   name: body.name,
   category: body.category,
@@ -48,6 +53,7 @@ const values = (body: ItemBody) => ({
   ...(body.usage_per_stay_default === undefined
     ? {}
     : { usagePerStayDefault: body.usage_per_stay_default === null ? null : body.usage_per_stay_default.toFixed(2) }),
+  ...(body.service_level === undefined ? {} : { serviceLevel: body.service_level }),
 });
 
 /** The tenant's items ordered by name. */

@@ -19,7 +19,7 @@ import type { HostawayReservation } from '../../integrations/hostaway';
 import { notFound } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/session';
 import { addLocalDays, localDay, propertyZone } from '../stays/local-days';
-import { matchCalendarStays } from '../stays/one-booking';
+import { alsoListed, guestKeyOf, matchCalendarStays } from '../stays/one-booking';
 import { isStay } from '../stays/stay-rules';
 import { openSession, type HostawayDeps } from './credentials';
 
@@ -51,6 +51,7 @@ async function upsert(tx: Tx, tenantId: string, byListing: Map<number, string>, 
     guests: r.numberOfGuests ?? null,
     adults: r.adults ?? null,
     children: r.children ?? null,
+    guestKey: guestKeyOf(r.guestFirstName ?? r.guestName),
     status: r.status,
     channel: r.channelName ?? null,
     updatedOn: r.updatedOn ?? null,
@@ -129,7 +130,7 @@ export async function refreshReservation(deps: HostawayDeps, tenantId: string, i
 /**
  * The stays of unit `unitId`, from every source, under way or arriving within UPCOMING_DAYS of
  * its today: the property's own days, like the stored dates (docs/decisions/036-local-days.md),
- * soonest first.
+ * soonest first, each with the other calendar links that list it too.
  * @throws AppError NOT_FOUND for a unit not of the caller's company.
  */
 export async function upcomingStays(db: Db, who: TenantIdentity, unitId: string, now: Date): Promise<UpcomingStay[]> {
@@ -151,6 +152,7 @@ export async function upcomingStays(db: Db, who: TenantIdentity, unitId: string,
         ),
       )
       .orderBy(asc(reservations.arrivalDate));
+    const others = await alsoListed(tx, who.tenantId, unitId, rows);
     return rows.map((r) => ({
       id: r.id,
       source: r.source,
@@ -162,6 +164,7 @@ export async function upcomingStays(db: Db, who: TenantIdentity, unitId: string,
       children: r.children,
       status: r.status,
       channel: r.channel,
+      also_listed_by: others.filter((o) => o.source === r.source && o.id === r.id).map((o) => ({ channel: o.channel })),
     }));
   });
 }

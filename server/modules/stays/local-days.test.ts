@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addLocalDays, isTimeZone, localDay, localHour } from './local-days';
+import { addLocalDays, isTimeZone, localDay, localHour, localMidnight } from './local-days';
 
 describe('local days', () => {
   it('takes the day of an instant in the zone, not in UTC', () => {
@@ -16,6 +16,12 @@ describe('local days', () => {
     expect(localDay(new Date('2026-11-02T05:30:00Z'), 'America/New_York')).toBe('2026-11-02');
     expect(addLocalDays('2026-10-31', 2)).toBe('2026-11-02');
     expect(addLocalDays('2026-03-01', -1)).toBe('2026-02-28');
+  });
+
+  it('starts a day at its midnight in the zone, a day of 25 hours too', () => {
+    expect(localMidnight('2026-11-01', 'America/New_York').toISOString()).toBe('2026-11-01T04:00:00.000Z');
+    expect(localMidnight('2026-11-02', 'America/New_York').toISOString()).toBe('2026-11-02T05:00:00.000Z');
+    expect(localMidnight('2026-06-15', 'UTC').toISOString()).toBe('2026-06-15T00:00:00.000Z');
   });
 
   it('knows IANA zones and refuses others', () => {

@@ -5,7 +5,7 @@
  * property's `units.time_zone` when set), computed with @date-fns/tz so that a clock change is a
  * day like any other (docs/decisions/036-local-days.md).
  */
-import { tz } from '@date-fns/tz';
+import { TZDate, tz } from '@date-fns/tz';
 import { utc } from '@date-fns/utc';
 import { addDays, format } from 'date-fns';
 import { sql } from 'drizzle-orm';
@@ -32,6 +32,15 @@ export function isTimeZone(zone: string): boolean {
 /** The calendar day ('YYYY-MM-DD') the instant `now` falls on in `zone`. */
 export function localDay(now: Date, zone: string): string {
   return format(now, 'yyyy-MM-dd', { in: tz(zone) });
+}
+
+/**
+ * The instant the calendar day `day` ('YYYY-MM-DD') starts in `zone`: its midnight, or the first
+ * instant after it when a clock change skips midnight there.
+ */
+export function localMidnight(day: string, zone: string): Date {
+  const [y, m, d] = day.split('-').map(Number) as [number, number, number];
+  return new Date(new TZDate(y, m - 1, d, zone).getTime());
 }
 
 /** `day` ('YYYY-MM-DD') plus `days` calendar days (negative: before). */

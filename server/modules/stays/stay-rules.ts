@@ -24,3 +24,6 @@ export const DUPLICATE_STAY = 'duplicate';
 
 /** SQL: the reservation row is a stay. */
 export const isStay = (): SQL => inArray(reservations.status, [...STAY_STATUSES]);
+
+/** SQL: the reservation row is a booking its source lists, counted (a stay) or not (a duplicate). */
+export const isListedBooking = (): SQL => inArray(reservations.status, [...STAY_STATUSES, DUPLICATE_STAY]);

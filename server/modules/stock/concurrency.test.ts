@@ -42,21 +42,10 @@ import { memberships } from '../../db/schema/auth';
 import { isCitusDatabase } from '../../db/tenant-tx';
 import { api, backends, createTestApp, signUpAndSignIn, type TestApp } from '../../test/harness';
 import { ledgerMismatches, stockTenant, type StockTenant } from '../../test/stock-fixtures';
+import { seededRandom } from '../../../scripts/lib/seeded-random';
 
 /** The seed of every random choice in this file (STOCK_STORM_SEED replays a run). */
 const SEED = Number(process.env.STOCK_STORM_SEED ?? Math.floor(Math.random() * 2 ** 31));
-
-/** A seeded generator of numbers in [0, 1) (mulberry32): the same seed, the same choices. */
-function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let x = a;
-    x = Math.imul(x ^ (x >>> 15), x | 1);
-    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
-    return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Ledger sums of (location, item) pairs that have no stock row any more: each must be 0. */
 async function orphanLedgerSums(t: TestApp, tenantId: string): Promise<unknown[]> {

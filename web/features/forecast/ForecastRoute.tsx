@@ -14,6 +14,7 @@ import { PageSpinner } from '../../components/ui/PageSpinner';
 import { useForecast } from './api/get-forecast';
 import { HorizonChoice } from './components/HorizonChoice';
 import { PropertyForecastCard } from './components/PropertyForecastCard';
+import { ServiceLevelChoice } from './components/ServiceLevelChoice';
 import { forecastEmptyState, garagesOf, moreShortText } from './forecast-text';
 
 /** The horizon asked by `?horizon=`, the default when it is missing or not one of 3, 7, 14. */
@@ -82,7 +83,14 @@ function ForecastScreen() {
   const [horizon, setHorizon] = useHorizon();
   const forecast = useForecast(horizon);
   let content;
-  if (forecast.data) content = <ForecastList answer={forecast.data} />;
+  if (forecast.data) {
+    content = (
+      <div className="flex flex-col gap-4">
+        <ServiceLevelChoice level={forecast.data.service_level} />
+        <ForecastList answer={forecast.data} />
+      </div>
+    );
+  }
   else if (forecast.isError) content = <LoadError onRetry={() => void forecast.refetch()} />;
   else content = <PageSpinner />;
   return (

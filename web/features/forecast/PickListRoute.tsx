@@ -10,7 +10,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import toast from 'react-hot-toast';
 import { ArrowLeft, Printer } from 'lucide-react';
 import type { PickListAnswer, PickListUnit } from '../../../common/contracts/forecast';
-import { garageQuantities } from '../../../common/pick-list';
+import { garageQuantities, itemNames } from '../../../common/pick-list';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button, buttonClasses } from '../../components/ui/Button';
 import { FormAlert } from '../../components/ui/FormAlert';
@@ -45,11 +45,12 @@ function PickListContent({ answer }: { answer: PickListAnswer }) {
 
   const open = answer.properties.filter((property) => !delivered.has(property.unit_id));
   const garageQuantity = garageQuantities(answer);
+  const nameOf = itemNames(answer);
   const planned = planLines(open, garageQuantity, typed);
   const day = formatCalendarDay(answer.date);
 
   const askDeliver = (property: PickListUnit) => {
-    const result = deliveryLines(property, planned);
+    const result = deliveryLines(property, planned, nameOf);
     if ('error' in result) toast.error(result.error);
     else if (result.lines.length === 0) toast.error('Nothing to deliver: every quantity is 0');
     else setConfirming({ property, lines: result.lines });
@@ -94,6 +95,7 @@ function PickListContent({ answer }: { answer: PickListAnswer }) {
               property={property}
               garageName={answer.garage_name}
               garageQuantity={garageQuantity}
+              nameOf={nameOf}
               planned={planned}
               onType={(key, text) => setTyped((current) => new Map(current).set(key, text))}
               onDeliver={() => askDeliver(property)}
@@ -105,6 +107,7 @@ function PickListContent({ answer }: { answer: PickListAnswer }) {
               property={property}
               garageName={answer.garage_name}
               garageQuantity={garageQuantity}
+              nameOf={nameOf}
               planned={planned}
               delivered={lines}
               onType={() => undefined}

@@ -1,7 +1,7 @@
-/** The Forecast screen's wording: shortfalls, empty states, the cut list, the garages' pick lists. */
+/** The Forecast screen's wording: shortfalls, empty states, the cut list, the garages' pick lists, the service level. */
 import { describe, expect, it } from 'vitest';
 import type { ShortUnitForecast } from '../../../common/contracts/forecast';
-import { forecastEmptyState, garagesOf, itemUseText, moreShortText, shortfallText } from './forecast-text';
+import { forecastEmptyState, garagesOf, itemUseText, moreShortText, serviceLevelMeaning, serviceText, shortfallText } from './forecast-text';
 
 const property = (unit_id: string, garage_id: string | null, garage_name: string | null): ShortUnitForecast => ({
   unit_id,
@@ -10,6 +10,7 @@ const property = (unit_id: string, garage_id: string | null, garage_name: string
   garage_name,
   first_shortfall_date: '2026-11-27',
   stays: 1,
+  past_stays: 4,
   items: [],
 });
 
@@ -25,7 +26,8 @@ describe('shortfallText', () => {
   });
 
   it('words what is there and what the stays will use', () => {
-    expect(itemUseText({ quantity: 2, expected_use: 3.5 }, 7)).toBe('2 there now · about 3.5 used in the next 7 days');
+    expect(itemUseText({ quantity: 2, expected_use: 3.5 }, 7)).toBe('2 there now · about 3.5 used by the stays under way or arriving in the next 7 days');
+    expect(itemUseText({ quantity: 0, expected_use: 12 }, 3)).toBe('0 there now · about 12 used by the stays under way or arriving in the next 3 days');
   });
 });
 
@@ -53,5 +55,22 @@ describe('garagesOf', () => {
       { id: 'g2', name: 'North' },
       { id: 'g1', name: 'South' },
     ]);
+  });
+});
+
+describe('serviceText', () => {
+  const service = (pieces: number, chance: number, expected_pieces: number, expected_chance: number) => ({ level: 95, pieces, chance, expected_pieces, expected_chance });
+  it('names the pieces beyond the expected use and both chances, rounded down', () => {
+    expect(serviceText(service(33, 0.9534, 19, 0.3929))).toBe('+14 pieces: 95 % instead of 39 %');
+    expect(serviceText(service(20, 0.951, 19, 0.93))).toBe('+1 piece: 95 % instead of 93 %');
+    // Rounded down: 94.99 % is not shown as the 95 % it did not reach.
+    expect(serviceText(service(20, 0.94999, 19, 0.9))).toBe('+1 piece: 94 % instead of 90 %');
+  });
+  it('says how sure the expected use already is, and nothing without an arrival', () => {
+    expect(serviceText(service(10, 0.9949, 10, 0.9949))).toBe('99 % sure no arrival runs short');
+    expect(serviceText(null)).toBeNull();
+  });
+  it('says what the level means', () => {
+    expect(serviceLevelMeaning(98)).toBe('Pick lists bring enough for a 98 % chance that an arriving stay finds every item it needs.');
   });
 });

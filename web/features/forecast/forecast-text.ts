@@ -2,7 +2,7 @@
  * The wording of the Forecast screen (docs/product.md "Screens: Forecast"): why an item would start
  * a check-in short, what the answer's emptiness means, and the garages whose pick lists to open.
  */
-import type { ForecastAnswer, ItemForecast, ShortUnitForecast } from '../../../common/contracts/forecast';
+import type { ForecastAnswer, ItemForecast, PickListUnit, ShortUnitForecast } from '../../../common/contracts/forecast';
 import { formatCalendarDay } from '../../lib/format';
 
 /**
@@ -16,9 +16,13 @@ export function shortfallText(item: Pick<ItemForecast, 'shortfall'>): string | n
   return item.shortfall.kind === 'runs_out' ? `Runs out before the check-in on ${day}` : `Below minimum at the check-in on ${day}`;
 }
 
-/** The line under an item's name: '2 there now · about 3.5 used in the next 7 days'. */
+/**
+ * The line under an item's name: '2 there now · about 3.5 used by the stays under way or arriving
+ * in the next 7 days'. The number is the whole expected use of those stays (ItemForecast
+ * `expected_use`), not the use of the days: a stay arriving on the last day counts every night.
+ */
 export function itemUseText(item: Pick<ItemForecast, 'quantity' | 'expected_use'>, horizonDays: number): string {
-  return `${item.quantity} there now · about ${item.expected_use} used in the next ${horizonDays} days`;
+  return `${item.quantity} there now · about ${item.expected_use} used by the stays under way or arriving in the next ${horizonDays} days`;
 }
 
 /**
@@ -45,4 +49,25 @@ export function garagesOf(properties: readonly ShortUnitForecast[]): { id: strin
     if (property.garage_id !== null && !seen.has(property.garage_id)) seen.set(property.garage_id, property.garage_name ?? 'Garage');
   }
   return [...seen].map(([id, name]) => ({ id, name }));
+}
+
+/** A chance (0–1) as whole percent, rounded down: a level is never shown as reached when it is not. */
+const percentDown = (chance: number): number => Math.floor(chance * 100 + 1e-9);
+
+/**
+ * What a pick list's lines buy for a property (docs/product.md "Screens: Pick list"): '+6 pieces:
+ * 95 % instead of 70 %' when they bring more than each stay's expected use would, with the chance
+ * that no arrival finds an item short either way; '95 % sure no arrival runs short' when they do
+ * not; null without an arrival in the horizon.
+ */
+export function serviceText(service: PickListUnit['service']): string | null {
+  if (!service) return null;
+  const extra = service.pieces - service.expected_pieces;
+  if (extra <= 0) return `${percentDown(service.chance)} % sure no arrival runs short`;
+  return `+${extra} ${extra === 1 ? 'piece' : 'pieces'}: ${percentDown(service.chance)} % instead of ${percentDown(service.expected_chance)} %`;
+}
+
+/** The sentence that says what the service level means. */
+export function serviceLevelMeaning(level: number): string {
+  return `Pick lists bring enough for a ${level} % chance that an arriving stay finds every item it needs.`;
 }

@@ -4,13 +4,8 @@ import type { PickListUnit } from '../../../common/contracts/forecast';
 import { garageQuantities } from '../../../common/pick-list';
 import { deliveredMessage, deliveryLines, lineKey, planLines } from './pick-list';
 
-const line = (item_id: string, bring: number) => ({
-  item_id,
-  item_name: item_id === 't' ? 'Bath Towel' : 'Coffee Pods',
-  category: 'Supplies',
-  quantity: 1,
-  bring,
-});
+const line = (item_id: string, bring: number) => ({ item_id, quantity: 1, bring });
+const nameOf = (itemId: string) => (itemId === 't' ? 'Bath Towel' : 'Coffee Pods');
 
 const property = (unit_id: string, lines: PickListUnit['lines']): PickListUnit => ({
   unit_id,
@@ -18,7 +13,7 @@ const property = (unit_id: string, lines: PickListUnit['lines']): PickListUnit =
   address: '1 Main St',
   arrivals: [{ stay_id: `${unit_id}-s`, arrival_date: '2026-11-27', guests: 2, nights: 3 }],
   lines,
-  garage_shortfalls: [],
+  service: null,
 });
 
 const list = [property('u1', [line('t', 4), line('c', 2)]), property('u2', [line('t', 3)])];
@@ -54,12 +49,12 @@ describe('planLines', () => {
 describe('deliveryLines', () => {
   it('sends the lines above 0 with their names', () => {
     const planned = planLines(list, stock, new Map([[lineKey('u1', 'c'), '0']]));
-    expect(deliveryLines(list[0]!, planned)).toEqual({ lines: [{ item_id: 't', item_name: 'Bath Towel', quantity: 4 }] });
+    expect(deliveryLines(list[0]!, planned, nameOf)).toEqual({ lines: [{ item_id: 't', item_name: 'Bath Towel', quantity: 4 }] });
   });
 
   it('names the line whose quantity is refused', () => {
     const planned = planLines(list, stock, new Map([[lineKey('u1', 'c'), '1.5']]));
-    expect(deliveryLines(list[0]!, planned)).toEqual({ error: 'Coffee Pods: Quantity must be a whole number' });
+    expect(deliveryLines(list[0]!, planned, nameOf)).toEqual({ error: 'Coffee Pods: Quantity must be a whole number' });
   });
 });
 

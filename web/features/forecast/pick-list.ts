@@ -61,16 +61,21 @@ export function planLines(
 }
 
 /**
- * The lines to send for one property: those with a quantity above 0.
+ * The lines to send for one property: those with a quantity above 0, each named by `nameOf`
+ * (common/pick-list.ts `itemNames`).
  * @returns the lines, or the first field message when a typed quantity is refused.
  */
-export function deliveryLines(property: PickListUnit, planned: ReadonlyMap<string, PlannedLine>): { lines: { item_id: string; item_name: string; quantity: number }[] } | { error: string } {
+export function deliveryLines(
+  property: PickListUnit,
+  planned: ReadonlyMap<string, PlannedLine>,
+  nameOf: (itemId: string) => string,
+): { lines: { item_id: string; item_name: string; quantity: number }[] } | { error: string } {
   const lines: { item_id: string; item_name: string; quantity: number }[] = [];
   for (const line of property.lines) {
     const plan = planned.get(lineKey(property.unit_id, line.item_id));
     if (!plan) continue;
-    if (plan.quantity === null) return { error: `${line.item_name}: ${plan.error ?? 'Quantity must be a whole number'}` };
-    if (plan.quantity > 0) lines.push({ item_id: line.item_id, item_name: line.item_name, quantity: plan.quantity });
+    if (plan.quantity === null) return { error: `${nameOf(line.item_id)}: ${plan.error ?? 'Quantity must be a whole number'}` };
+    if (plan.quantity > 0) lines.push({ item_id: line.item_id, item_name: nameOf(line.item_id), quantity: plan.quantity });
   }
   return { lines };
 }

@@ -1,6 +1,7 @@
 /**
  * "Upcoming stays" on a unit's page (docs/product.md "Stays", "Import from Hostaway"): its stays
- * from every source under way or arriving in the next 14 days, with their dates, nights and guests.
+ * from every source under way or arriving in the next 14 days, with their dates, nights, guests and
+ * where each booking is listed (one booking listed by several sources is one stay).
  */
 import { useQuery } from '@tanstack/react-query';
 import { z } from 'zod';
@@ -22,6 +23,17 @@ export function stayLine(s: UpcomingStay): string {
   return parts.join(' · ');
 }
 
+/**
+ * Where a stay is listed: its channel (or source) and the other calendar links that list the same
+ * booking, counted once ('Airbnb · also on Vrbo'); null when nothing is known.
+ */
+export function listedText(s: UpcomingStay): string | null {
+  const own = s.channel ?? (s.source === 'hostaway' ? 'Hostaway' : s.source === 'calendar' ? 'Calendar link' : null);
+  const others = [...new Set(s.also_listed_by.map((o) => o.channel ?? 'another calendar link'))];
+  if (others.length === 0) return own;
+  return `${own ?? 'Listed'} · also on ${others.join(', ')}`;
+}
+
 export function UpcomingStays({ unitId }: { unitId: string }) {
   const stays = useQuery({
     queryKey: ['units', unitId, 'stays'],
@@ -37,7 +49,7 @@ export function UpcomingStays({ unitId }: { unitId: string }) {
         {stays.data.map((s) => (
           <li key={`${s.source}:${s.id}`} className="py-2 text-base text-slate-800">
             {stayLine(s)}
-            {s.channel && <span className="block text-sm text-slate-500">{s.channel}</span>}
+            {listedText(s) && <span className="block text-sm text-slate-500">{listedText(s)}</span>}
           </li>
         ))}
       </ul>

@@ -24,7 +24,7 @@ import { useRemoveUnitStock } from './api/remove-unit-stock';
 import { useRestockToMinimum } from './api/restock-to-minimum';
 import { useUnitForecast } from './api/get-unit-forecast';
 import { AddStockDialog } from './components/AddStockDialog';
-import { CalendarLink } from './components/CalendarLink';
+import { CalendarLinks } from './components/CalendarLinks';
 import { EditUnitDialog } from './components/EditUnitDialog';
 import { UnitForecastLine } from './components/UnitForecastLine';
 import { UnitStockRow } from './components/UnitStockRow';
@@ -219,7 +219,7 @@ function UnitDetailScreen({ unitId }: { unitId: string }) {
       <UnitHeader unit={unit.data} onEdit={(focusGarage) => setEditing(focusGarage ? 'garage' : 'unit')} />
       <UnitStock unit={unit.data} onAdd={() => setAdding(true)} onScan={() => setScanning(true)} />
       <UpcomingStays unitId={unit.data.id} />
-      <CalendarLink unitId={unit.data.id} />
+      <CalendarLinks unitId={unit.data.id} />
       <EditUnitDialog open={editing !== 'closed'} unit={unit.data} focusGarage={editing === 'garage'} onClose={() => setEditing('closed')} />
       <AddStockDialog open={adding} unit={unit.data} onClose={() => setAdding(false)} />
       <ScanDialog unit={scanning ? unit.data : null} onClose={() => setScanning(false)} />

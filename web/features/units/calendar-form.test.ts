@@ -1,40 +1,52 @@
 import { describe, expect, it } from 'vitest';
 import type { UnitCalendar } from '../../../common/contracts/calendars';
-import { calendarDraftOf, calendarForm, refreshedCalendarMessage, savedCalendarMessage } from './calendar-form';
+import { addedLinkMessage, linkForm, refreshedCalendarMessage, typicalGuestsDraftOf, typicalGuestsForm } from './calendar-form';
 
-const state: UnitCalendar = { unit_id: 'u1', calendar_url: 'https://www.airbnb.com/calendar/ical/1.ics?s=abc', typical_guests: null, synced_at: null, error: null, upcoming_stays: 3 };
-const messageOf = (draft: { calendar_url: string; typical_guests: string }) => {
-  const parsed = calendarForm.safeParse(draft);
+const airbnb = 'https://www.airbnb.com/calendar/ical/1.ics?s=abc';
+const vrbo = 'https://www.vrbo.com/icalendar/2.ics';
+const link = (url: string, upcoming = 3, error: string | null = null) => ({ id: url, url, synced_at: null, error, upcoming_stays: upcoming });
+const state: UnitCalendar = { unit_id: 'u1', typical_guests: null, links: [link(airbnb)] };
+const issuesOf = (schema: typeof linkForm | typeof typicalGuestsForm, draft: unknown) => {
+  const parsed = schema.safeParse(draft);
   return parsed.success ? parsed.data : parsed.error.issues.map((i) => i.message);
 };
 
-describe('calendar link form', () => {
-  it('turns the inputs into the request body: blank link and guests are none', () => {
-    expect(messageOf({ calendar_url: '  https://example.com/cal.ics ', typical_guests: ' 4 ' })).toEqual({ calendar_url: 'https://example.com/cal.ics', typical_guests: 4 });
-    expect(messageOf({ calendar_url: ' ', typical_guests: '' })).toEqual({ calendar_url: null, typical_guests: null });
-    expect(calendarDraftOf(state)).toEqual({ calendar_url: state.calendar_url, typical_guests: '' });
-    expect(calendarDraftOf({ ...state, calendar_url: null, typical_guests: 5 })).toEqual({ calendar_url: '', typical_guests: '5' });
+describe('calendar link dialogs', () => {
+  it('turn the inputs into the request bodies: a trimmed link, blank guests as none', () => {
+    expect(issuesOf(linkForm, { url: '  https://example.com/cal.ics ' })).toEqual({ url: 'https://example.com/cal.ics' });
+    expect(issuesOf(typicalGuestsForm, { typical_guests: ' 4 ' })).toEqual({ typical_guests: 4 });
+    expect(issuesOf(typicalGuestsForm, { typical_guests: '' })).toEqual({ typical_guests: null });
+    expect(typicalGuestsDraftOf(state)).toEqual({ typical_guests: '' });
+    expect(typicalGuestsDraftOf({ ...state, typical_guests: 5 })).toEqual({ typical_guests: '5' });
   });
 
-  it('shows the server’s field messages before sending', () => {
-    expect(messageOf({ calendar_url: 'webcal://example.com/cal.ics', typical_guests: '' })).toEqual(['Calendar link must start with http:// or https://']);
-    expect(messageOf({ calendar_url: 'https://example.com/a b', typical_guests: '' })).toEqual(['Calendar link must not contain spaces or control characters']);
-    expect(messageOf({ calendar_url: `https://example.com/${'x'.repeat(2000)}`, typical_guests: '' })).toEqual(['Calendar link must be at most 2,000 characters']);
-    expect(messageOf({ calendar_url: '', typical_guests: 'two' })).toEqual(['Typical guests must be a number']);
-    expect(messageOf({ calendar_url: '', typical_guests: '0' })).toEqual(['Typical guests must be at least 1']);
-    expect(messageOf({ calendar_url: '', typical_guests: '1.5' })).toEqual(['Typical guests must be a whole number']);
-    expect(messageOf({ calendar_url: '', typical_guests: '101' })).toEqual(['Typical guests must be at most 100']);
+  it('show the server’s field messages before sending', () => {
+    expect(issuesOf(linkForm, { url: ' ' })).toEqual(['Calendar link is required']);
+    expect(issuesOf(linkForm, { url: 'webcal://example.com/cal.ics' })).toEqual(['Calendar link must start with http:// or https://']);
+    expect(issuesOf(linkForm, { url: 'https://example.com/a b' })).toEqual(['Calendar link must not contain spaces or control characters']);
+    expect(issuesOf(linkForm, { url: `https://example.com/${'x'.repeat(2000)}` })).toEqual(['Calendar link must be at most 2,000 characters']);
+    expect(issuesOf(typicalGuestsForm, { typical_guests: 'two' })).toEqual(['Typical guests must be a number']);
+    expect(issuesOf(typicalGuestsForm, { typical_guests: '0' })).toEqual(['Typical guests must be at least 1']);
+    expect(issuesOf(typicalGuestsForm, { typical_guests: '1.5' })).toEqual(['Typical guests must be a whole number']);
+    expect(issuesOf(typicalGuestsForm, { typical_guests: '101' })).toEqual(['Typical guests must be at most 100']);
   });
 
-  it('says what a save or a refresh found', () => {
-    expect(savedCalendarMessage(state)).toEqual({ ok: true, text: 'Calendar link saved: 3 upcoming stays found' });
-    expect(savedCalendarMessage({ ...state, upcoming_stays: 1 })).toEqual({ ok: true, text: 'Calendar link saved: 1 upcoming stay found' });
-    expect(savedCalendarMessage({ ...state, error: 'Calendar link answered 404' })).toEqual({
+  it('say what an added link or a refresh found', () => {
+    expect(addedLinkMessage(state, airbnb)).toEqual({ ok: true, text: 'Calendar link added: 3 upcoming stays found' });
+    expect(addedLinkMessage({ ...state, links: [link(airbnb, 1)] }, airbnb)).toEqual({ ok: true, text: 'Calendar link added: 1 upcoming stay found' });
+    expect(addedLinkMessage({ ...state, links: [link(airbnb), link(vrbo, 0, 'Calendar link answered 404')] }, vrbo)).toEqual({
       ok: false,
-      text: 'Calendar link saved, but it could not be read: Calendar link answered 404',
+      text: 'Calendar link added, but it could not be read: Calendar link answered 404',
     });
-    expect(savedCalendarMessage({ ...state, calendar_url: null })).toEqual({ ok: true, text: 'Calendar link removed' });
-    expect(refreshedCalendarMessage({ ...state, upcoming_stays: 0 })).toEqual({ ok: true, text: 'Calendar refreshed: 0 upcoming stays' });
-    expect(refreshedCalendarMessage({ ...state, error: 'Calendar is larger than 2 MB' })).toEqual({ ok: false, text: 'The calendar could not be read: Calendar is larger than 2 MB' });
+    expect(refreshedCalendarMessage({ ...state, links: [link(airbnb, 0)] })).toEqual({ ok: true, text: 'Calendar refreshed: 0 upcoming stays' });
+    expect(refreshedCalendarMessage({ ...state, links: [link(airbnb, 0, 'Calendar is larger than 2 MB')] })).toEqual({
+      ok: false,
+      text: 'The calendar could not be read: Calendar is larger than 2 MB',
+    });
+    expect(refreshedCalendarMessage({ ...state, links: [link(airbnb), link(vrbo)] })).toEqual({ ok: true, text: '2 calendar links refreshed' });
+    expect(refreshedCalendarMessage({ ...state, links: [link(airbnb), link(vrbo, 0, 'Calendar link answered 500')] })).toEqual({
+      ok: false,
+      text: '1 of 2 calendar links could not be read: Calendar link answered 500',
+    });
   });
 });

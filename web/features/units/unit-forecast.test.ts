@@ -1,7 +1,7 @@
-/** Unit detail's lines of the forecast: usage per stay, stays and short items. */
+/** Unit detail's lines of the forecast: usage per stay, stays, short items and the past stays learned from. */
 import { describe, expect, it } from 'vitest';
 import type { UnitForecastAnswer } from '../../../common/contracts/forecast';
-import { historyText, perStayByItem, shortItemsText, staysText } from './unit-forecast';
+import { perStayByItem, shortItemsText, staysText } from './unit-forecast';
 
 type Item = UnitForecastAnswer['items'][number];
 
@@ -14,7 +14,7 @@ const item = (item_id: string, per_stay: number, basis: Item['rate']['basis'], s
   expected_use: 3,
   shortfall: short ? { stay_id: 's', arrival_date: '2026-11-27', kind: 'runs_out', projected: -1 } : null,
   bring: short ? 2 : 0,
-  rate: { item_id, per_stay, per_guest_night: 0.3, stays: 4, basis },
+  rate: { item_id, per_stay, per_guest_night: 0.3, fixed_share: 0.5, stays: 4, dispersion: 1, basis },
 });
 
 describe('perStayByItem', () => {
@@ -38,20 +38,5 @@ describe('staysText and shortItemsText', () => {
   it('counts the items that would start short', () => {
     expect(shortItemsText({ items: [item('towel', 2, 'property', false)] })).toBeNull();
     expect(shortItemsText({ items: [item('towel', 2, 'property', true), item('pods', 2, 'property', true)] })).toBe('2 items would start a check-in short');
-  });
-});
-
-describe('historyText', () => {
-  const withStays = (stays: number, basis: Item['rate']['basis']) => ({ ...item('towel', 2, basis, false), rate: { ...item('towel', 2, basis, false).rate, stays } });
-  it("says when the property's own history is too short to learn its usage from", () => {
-    expect(historyText({ items: [withStays(0, 'company'), withStays(0, 'none')] })).toBe("No past stays to learn this property's usage from yet: the forecast uses the company's usage.");
-    expect(historyText({ items: [withStays(1, 'property')] })).toBe("1 past stay to learn from: the forecast leans on the company's usage until there are 4.");
-    expect(historyText({ items: [withStays(3, 'property'), withStays(3, 'company')] })).toBe("3 past stays to learn from: the forecast leans on the company's usage until there are 4.");
-  });
-
-  it('says nothing with 4 stays or more, or when no item has a usage the company learned', () => {
-    expect(historyText({ items: [withStays(4, 'property')] })).toBeNull();
-    expect(historyText({ items: [withStays(0, 'default'), withStays(0, 'none')] })).toBeNull();
-    expect(historyText({ items: [] })).toBeNull();
   });
 });

@@ -61,12 +61,16 @@ export async function openEmptyUnitStockRows(tx: Tx, unitIds: string[], meta: Mo
 /**
  * Deletes a unit (admins), counting its stock down to 0 in the ledger first (noted 'Unit
  * deleted'). The unit is locked FOR UPDATE and every stock row of it, empty ones too, before they go.
+ * The unit leaves its garage before its stock is counted: its usage then leaves the garage's usage
+ * totals in one pass taken in their key order (migration 0040), and the count's usage does not
+ * enter them first, out of that order, to be taken out again.
  * @throws 404; LAST_RECORD for the tenant's last unit
  */
 export async function deleteUnit(db: Db, who: TenantIdentity, id: string): Promise<void> {
   await withTenant(db, who.tenantId, async (tx) => {
     if (!(await stockLocks(tx, who.tenantId).units([id], 'update')).has(id)) throw notFound('Unit');
     await assertNotLastRecord(tx, who.tenantId, 'units');
+    await tx.update(units).set({ garageId: null }).where(and(eq(units.tenantId, who.tenantId), eq(units.id, id)));
     await zeroLocation(tx, { kind: 'unit', id }, { tenantId: who.tenantId, userId: who.userId, note: 'Unit deleted' });
     await tx.delete(units).where(and(eq(units.tenantId, who.tenantId), eq(units.id, id)));
   });

@@ -1,6 +1,6 @@
 /**
  * One property of a pick list (docs/product.md "Screens: Pick list"): its arrivals (day, guests,
- * nights), per line what the property holds, what the garage holds and the quantity to take
+ * nights), what the lines buy at the company's service level, per line what the property holds, what the garage holds and the quantity to take
  * (editable on the number pad, a whole number from 0), the garage's shortfall marked, and 'Mark as
  * delivered'. A delivered property shows what was delivered instead.
  */
@@ -11,6 +11,7 @@ import type { PickListUnit } from '../../../../common/contracts/forecast';
 import { Button } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { formatCalendarDay } from '../../../lib/format';
+import { serviceText } from '../forecast-text';
 import { lineKey, type PlannedLine } from '../pick-list';
 
 /** 'Arrives Fri, Nov 27 · 2 guests · 3 nights'. */
@@ -23,6 +24,8 @@ interface PickListPropertyCardProps {
   garageName: string;
   /** The garage's stock of an item now (pieces, by item id). */
   garageQuantity: (itemId: string) => number;
+  /** An item's name, by item id (common/pick-list.ts `itemNames`). */
+  nameOf: (itemId: string) => string;
   planned: ReadonlyMap<string, PlannedLine>;
   /** What was delivered, when it was: the card then shows it as done. */
   delivered?: readonly { item_id: string; item_name: string; quantity: number }[];
@@ -31,8 +34,9 @@ interface PickListPropertyCardProps {
 }
 
 /** Renders the property's card. */
-export function PickListPropertyCard({ property, garageName, garageQuantity, planned, delivered, onType, onDeliver }: PickListPropertyCardProps) {
+export function PickListPropertyCard({ property, garageName, garageQuantity, nameOf, planned, delivered, onType, onDeliver }: PickListPropertyCardProps) {
   const headingId = `pick-${property.unit_id}`;
+  const service = serviceText(property.service);
   return (
     <Card aria-labelledby={headingId} className={`flex flex-col gap-3 p-4 break-inside-avoid ${delivered ? 'bg-green-50' : ''}`} data-testid="pick-list-property">
       <div>
@@ -47,6 +51,11 @@ export function PickListPropertyCard({ property, garageName, garageQuantity, pla
             <li key={arrival.stay_id}>{arrivalText(arrival)}</li>
           ))}
         </ul>
+        {service && (
+          <p className="mt-1 text-sm text-slate-700" data-testid="pick-list-service">
+            {service}
+          </p>
+        )}
       </div>
       {delivered ? (
         <div className="flex flex-col gap-1" data-testid="pick-list-delivered">
@@ -68,7 +77,7 @@ export function PickListPropertyCard({ property, garageName, garageQuantity, pla
                 <li key={line.item_id} className={`flex flex-wrap items-center gap-x-3 gap-y-1 py-2 ${short > 0 ? '-mx-2 rounded-lg bg-red-50 px-2' : ''}`} data-testid="pick-list-line">
                   <div className="min-w-0 flex-1 basis-40">
                     <label htmlFor={inputId} className="text-base font-semibold break-words text-slate-900">
-                      {line.item_name}
+                      {nameOf(line.item_id)}
                     </label>
                     <p className="text-sm text-slate-600">{`${line.quantity} there now · ${garageQuantity(line.item_id)} in ${garageName}`}</p>
                     {short > 0 && <p className="text-sm font-semibold text-red-700">{`${garageName} is short by ${short}`}</p>}

@@ -1,18 +1,21 @@
 /**
  * One property that would start a check-in short (docs/product.md "Screens: Forecast"): its name
- * (to its page), its garage, the first check-in that starts short and, per item, what is there,
- * what the stays will use, why it is short and what to bring.
+ * (to its page), its garage, the first check-in that starts short, when its history is too short
+ * to learn its usage from, what the forecast uses instead, and, per item, what is there, what the
+ * stays will use, why it is short and what to bring.
  */
 import { Link } from 'react-router';
 import { CalendarDays, Warehouse } from 'lucide-react';
 import type { ShortUnitForecast } from '../../../../common/contracts/forecast';
 import { Card } from '../../../components/ui/Card';
 import { formatCalendarDay } from '../../../lib/format';
+import { usageHistoryText } from '../../../lib/usage-history';
 import { itemUseText, shortfallText } from '../forecast-text';
 
 /** Renders the card; `horizonDays` words the expected use. */
 export function PropertyForecastCard({ property, horizonDays }: { property: ShortUnitForecast; horizonDays: number }) {
   const headingId = `forecast-${property.unit_id}`;
+  const history = usageHistoryText(property.past_stays);
   return (
     <Card aria-labelledby={headingId} className="flex flex-col gap-3 p-4" data-testid="forecast-property">
       <div className="flex flex-col gap-1">
@@ -29,6 +32,11 @@ export function PropertyForecastCard({ property, horizonDays }: { property: Shor
           <Warehouse className="size-4 shrink-0" aria-hidden="true" />
           {property.garage_name ?? 'No garage assigned'}
         </p>
+        {history && (
+          <p className="text-sm text-slate-600" data-testid="forecast-property-history">
+            {history}
+          </p>
+        )}
       </div>
       <ul className="divide-y divide-slate-100">
         {property.items.map((item) => {

@@ -1,15 +1,18 @@
 /**
  * The Add Item and Edit Item modals (docs/product.md "Screens: Items"): name, count cost, category,
- * minimum threshold, and the usage per stay the forecast uses while the ledger holds no usage of the item.
+ * minimum threshold, the usage per stay the forecast uses while the ledger holds no usage of the
+ * item, and the item's own service level (the company's unless chosen).
  */
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { MAX_TEXT_LENGTH } from '../../../../common/contracts/fields';
+import { SERVICE_LEVELS } from '../../../../common/contracts/forecast';
 import type { Item, ItemBody } from '../../../../common/contracts/stock';
 import { Button } from '../../../components/ui/Button';
 import { Dialog, DialogActions } from '../../../components/ui/Dialog';
 import { FormAlert } from '../../../components/ui/FormAlert';
+import { SelectField } from '../../../components/ui/SelectField';
 import { TextField } from '../../../components/ui/TextField';
 import { errorMessages } from '../../../lib/form-errors';
 import { useCreateItem } from '../api/create-item';
@@ -104,6 +107,23 @@ function ItemForm({ item, onClose }: ItemFormProps) {
         />
         <p id={`${id}-usage-per-stay-hint`} className="text-sm text-slate-600">
           Pieces one stay uses. The forecast uses it until your properties have a history of this item.
+        </p>
+      </div>
+      <div className="flex flex-col gap-1">
+        <SelectField
+          id={`${id}-service-level`}
+          label="Service level"
+          aria-describedby={`${id}-service-level-hint`}
+          error={errors.service_level?.message}
+          {...register('service_level')}
+        >
+          <option value="">{"The company's"}</option>
+          {SERVICE_LEVELS.map((level) => (
+            <option key={level} value={String(level)}>{`${level} %`}</option>
+          ))}
+        </SelectField>
+        <p id={`${id}-service-level-hint`} className="text-sm text-slate-600">
+          The least chance pick lists give this item of never running short. Choose a higher one than the company&apos;s for an item that must never be missing.
         </p>
       </div>
       <DialogActions>

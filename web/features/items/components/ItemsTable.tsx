@@ -56,6 +56,7 @@ export function ItemsTable({ items, onEdit, onDelete }: ItemsTableProps) {
                 {item.usage_per_stay_default != null && (
                   <span className="block text-sm font-normal text-slate-600">{`Default usage: ${formatPerStay(item.usage_per_stay_default)}`}</span>
                 )}
+                {item.service_level != null && <span className="block text-sm font-normal text-slate-600">{`Service level: ${item.service_level} %`}</span>}
               </td>
               <td role="cell" data-label="Count Cost ($)" className={`${cellClass} tabular-nums`}>
                 {formatDollars(item.count_cost)}

@@ -8,12 +8,12 @@ import { unitQuery } from '../../../lib/queries/get-unit';
 import { invalidateStays } from '../../../lib/stock-cache';
 import { refreshedCalendarMessage } from '../calendar-form';
 
-/** Reads the link now. @throws ApiError: 404 unknown unit, 409 no link, 429 refreshed less than a minute ago */
+/** Reads the links now. @throws ApiError: 404 unknown unit, 409 no link, 429 refreshed less than a minute ago */
 export function refreshUnitCalendar(unitId: string): Promise<UnitCalendar> {
   return apiFetch(`/api/units/${encodeURIComponent(unitId)}/calendar/refresh`, { method: 'POST', schema: unitCalendar });
 }
 
-/** 'Refresh now': the toast says how many stays are ahead, or why the link could not be read. */
+/** 'Refresh now': the toast says how many stays are ahead, or which link could not be read and why. */
 export function useRefreshUnitCalendar() {
   const queryClient = useQueryClient();
   return useMutation({

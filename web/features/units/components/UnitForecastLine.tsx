@@ -7,12 +7,13 @@
 import { Link } from 'react-router';
 import { CalendarDays } from 'lucide-react';
 import type { UnitForecastAnswer } from '../../../../common/contracts/forecast';
-import { historyText, shortItemsText, staysText } from '../unit-forecast';
+import { usageHistoryText } from '../../../lib/usage-history';
+import { shortItemsText, staysText } from '../unit-forecast';
 
 /** Renders the line for the unit's forecast. */
 export function UnitForecastLine({ forecast }: { forecast: UnitForecastAnswer }) {
   const short = shortItemsText(forecast);
-  const history = historyText(forecast);
+  const history = usageHistoryText(forecast.past_stays);
   return (
     <div data-testid="unit-forecast">
       <p className="flex flex-wrap items-center gap-x-2 gap-y-1 text-base text-slate-700">

@@ -1,0 +1,1 @@
+CREATE INDEX "inventory_logs_unit_usage_idx" ON "inventory_logs" USING btree ("tenant_id","unit_id","created_at") WHERE "inventory_logs"."source_type" = 'unit' and "inventory_logs"."quantity_change" < 0 and "inventory_logs"."type" in ('consumption', 'count') and "inventory_logs"."reversed_at" is null;

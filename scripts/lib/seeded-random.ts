@@ -1,0 +1,15 @@
+/**
+ * A seeded generator of numbers in [0, 1) (mulberry32): the same seed gives the same sequence, so
+ * a simulated company or a randomised test run can be replayed from its seed. Fast and small, not
+ * for anything secret.
+ */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
