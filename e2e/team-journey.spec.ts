@@ -124,6 +124,8 @@ test('a forgotten password is reset through the emailed link', async ({ page }) 
 
   await page.goto(`${url}/login`);
   await page.getByRole('link', { name: 'Forgot password?' }).click();
+  // The sign-in screen stays up, with its own Email field, until the reset screen has loaded.
+  await expect(page.getByRole('heading', { name: 'Reset your password' })).toBeVisible();
   await page.getByLabel('Email').fill(email);
   await page.getByRole('button', { name: 'Send Reset Link' }).click();
   await expect(page.getByText(`If an account exists for ${email}`)).toBeVisible();
