@@ -10,9 +10,13 @@ export const errorStatus = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   NO_TENANT: 409,
+  /** A request with the same Idempotency-Key is still being written (docs/decisions/047-idempotency-keys.md). */
+  IDEMPOTENCY_KEY_IN_USE: 409,
   LAST_RECORD: 409,
   /** Sign-up for an email that has an account (decision 002). */
   USER_ALREADY_EXISTS: 422,
+  /** An Idempotency-Key sent again with another method, path or body (docs/decisions/047-idempotency-keys.md). */
+  IDEMPOTENCY_KEY_REUSED: 422,
   /** The request took too long to arrive (Node's request timeout). */
   REQUEST_TIMEOUT: 408,
   PAYLOAD_TOO_LARGE: 413,

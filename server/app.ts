@@ -21,6 +21,7 @@ import { createMailer, type Mailer } from './integrations/mail';
 import { apiDocumentOptions } from './lib/api-document';
 import { answerClientError, answerFrameworkError, installErrorHandler } from './lib/error-handler';
 import { AppError } from './lib/errors';
+import { installIdempotency } from './lib/idempotency';
 import { openLimits, rateLimitStore } from './lib/limits';
 import { originGuard } from './lib/origin-guard';
 import { installRequestIdHeader, requestId } from './lib/request-id';
@@ -130,6 +131,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     now: opts.now ?? (() => new Date()),
   };
   installAccess(app, { auth, db: opts.db, now: ctx.now, identities: opts.identities });
+  installIdempotency(app, opts.db);
 
   installSecurityHeaders(app);
   // Answers of 1 KiB or more go out compressed (brotli quality 4, or gzip) when the client

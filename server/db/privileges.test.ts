@@ -45,6 +45,7 @@ const decisions: Record<string, Decision> = {
   reservations: 'tenant',
   provider_webhook_events: 'tenant',
   calendar_links: 'tenant',
+  idempotency_keys: 'tenant',
   usage_rates: 'tenant',
   item_usage_rates: 'tenant',
   daily_email_sends: 'tenant',

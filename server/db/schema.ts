@@ -5,8 +5,9 @@
 import * as auth from './schema/auth';
 import * as billing from './schema/billing';
 import * as integrations from './schema/integrations';
+import * as requests from './schema/requests';
 import * as scans from './schema/scans';
 import * as stock from './schema/stock';
 
-export const schema = { ...auth, ...stock, ...billing, ...integrations, ...scans };
+export const schema = { ...auth, ...stock, ...billing, ...integrations, ...scans, ...requests };
 export type Schema = typeof schema;

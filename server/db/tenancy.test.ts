@@ -7,7 +7,7 @@ import { api, backends, createTestApp, onboard, signUpAndSignIn, type TestApp } 
 import { DataDirLockedError, openPglite, queryRows } from './client';
 import { withTenant } from './tenant-tx';
 
-const tenantTables = ['garages', 'units', 'items', 'garage_inventory', 'unit_inventory', 'inventory_logs', 'unit_usage_daily', 'garage_usage_daily', 'garage_usage_weekly', 'subscriptions', 'memberships', 'invitations', 'tenants', 'scans', 'calendar_links'];
+const tenantTables = ['garages', 'units', 'items', 'garage_inventory', 'unit_inventory', 'inventory_logs', 'unit_usage_daily', 'garage_usage_daily', 'garage_usage_weekly', 'subscriptions', 'memberships', 'invitations', 'tenants', 'scans', 'calendar_links', 'idempotency_keys'];
 
 describe.each(backends)('tenant isolation on %s', (backend) => {
   let t: TestApp;
@@ -51,6 +51,8 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
         // And a calendar link of each unit (never read here).
         await tx.execute(sql`insert into calendar_links (tenant_id, id, unit_id, url)
           select u.tenant_id, md5('link' || u.id::text)::uuid, u.id, 'https://calendar.example/' || u.id::text || '.ics' from units u where u.tenant_id = ${tenant}`);
+        // And a request answered under an Idempotency-Key.
+        await tx.execute(sql`insert into idempotency_keys (tenant_id, key, fingerprint, status, body) values (${tenant}, 'same-key', 'f', 200, '{}')`);
       });
     }
   });

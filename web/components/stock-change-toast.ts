@@ -16,6 +16,7 @@ import { invalidateStock } from '../lib/stock-cache';
 export function reverseStockChanges({ unitId, movementIds }: { unitId: string; movementIds: string[] }): Promise<Unit> {
   return apiFetch(`/api/units/${encodeURIComponent(unitId)}/movements/reverse`, {
     method: 'POST',
+    idempotencyKey: true,
     body: { movement_ids: movementIds },
     schema: unit,
   });

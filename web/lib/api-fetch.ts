@@ -3,6 +3,7 @@
  * failures thrown as ApiError with the server's code, message and field issues.
  */
 import { safeParse, type core } from 'zod/mini';
+import { IDEMPOTENCY_KEY_HEADER } from '../../common/idempotency';
 import { errorStatus, type ErrorCode, type FieldIssue } from '../../common/errors';
 import { ApiError } from './api-error';
 import { takeFirstScreenRequest } from './first-screen-requests';
@@ -19,6 +20,12 @@ export interface ApiFetchOptions<T> {
   schema?: core.$ZodType<T>;
   /** Lets the request outlive the page, e.g. stock taps sent as the page is left. */
   keepalive?: boolean;
+  /**
+   * A stock write: sent with an `Idempotency-Key` (docs/decisions/047-idempotency-keys.md), this
+   * one, or a new UUID for the call when true — one call is one change, and the server writes it
+   * once however often the same key arrives.
+   */
+  idempotencyKey?: string | true;
 }
 
 function isErrorCode(value: unknown): value is ErrorCode {
@@ -52,6 +59,7 @@ async function readJson(response: Response): Promise<unknown> {
  */
 export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptions<T> = {}): Promise<T> {
   const { method = 'GET', body, signal, schema, keepalive } = options;
+  const key = options.idempotencyKey === true ? crypto.randomUUID() : options.idempotencyKey;
   let response: Response;
   try {
     // On the screen the page opened on, index.html may have sent this GET already.
@@ -62,7 +70,11 @@ export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptio
         method,
         credentials: 'include',
         // The browser writes a FormData's own content type, with its boundary.
-        headers: body === undefined || body instanceof FormData ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+        headers: {
+          Accept: 'application/json',
+          ...(body === undefined || body instanceof FormData ? {} : { 'Content-Type': 'application/json' }),
+          ...(key === undefined ? {} : { [IDEMPOTENCY_KEY_HEADER]: key }),
+        },
         body: body === undefined ? undefined : body instanceof FormData ? body : JSON.stringify(body),
         signal,
         keepalive,

@@ -137,7 +137,7 @@ export async function forecastRoutes(fastify: FastifyInstance, opts: { ctx: AppC
   app.post(
     '/api/units/:id/pick-list/deliver',
     {
-      config: stock,
+      config: { ...stock, idempotent: true },
       schema: {
         tags,
         operationId: 'deliverPickList',

@@ -33,7 +33,7 @@ export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): P
   app.post(
     '/api/garages',
     {
-      config: admin,
+      config: { ...admin, idempotent: true },
       schema: {
         tags,
         operationId: 'createGarage',
@@ -64,7 +64,7 @@ export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): P
   app.put(
     '/api/garages/:id/inventory',
     {
-      config: stock,
+      config: { ...stock, idempotent: true },
       schema: {
         tags,
         operationId: 'replaceGarageInventory',
@@ -80,7 +80,7 @@ export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): P
   app.post(
     '/api/garages/:id/count',
     {
-      config: member,
+      config: { ...member, idempotent: true },
       schema: {
         tags,
         operationId: 'countGarage',
@@ -96,7 +96,7 @@ export async function garageRoutes(fastify: FastifyInstance, ctx: AppContext): P
   app.delete(
     '/api/garages/:id',
     {
-      config: admin,
+      config: { ...admin, idempotent: true },
       schema: {
         tags,
         operationId: 'deleteGarage',

@@ -101,7 +101,7 @@ export async function onboardingRoutes(fastify: FastifyInstance, ctx: AppContext
   app.post(
     '/api/onboarding/garage',
     {
-      config: step,
+      config: { ...step, idempotent: true },
       schema: {
         tags,
         operationId: 'saveOnboardingGarage',
@@ -117,7 +117,7 @@ export async function onboardingRoutes(fastify: FastifyInstance, ctx: AppContext
   app.post(
     '/api/onboarding/units',
     {
-      config: step,
+      config: { ...step, idempotent: true },
       schema: {
         tags,
         operationId: 'saveOnboardingUnits',

@@ -120,7 +120,7 @@ export async function scanRoutes(fastify: FastifyInstance, opts: { ctx: AppConte
   app.post(
     '/api/scans/:id/apply',
     {
-      config: scanner,
+      config: { ...scanner, idempotent: true },
       schema: {
         tags,
         operationId: 'applyScan',

@@ -55,7 +55,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/api/units',
     {
-      config: admin,
+      config: { ...admin, idempotent: true },
       schema: {
         tags,
         operationId: 'createUnit',
@@ -94,7 +94,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.delete(
     '/api/units/:id',
     {
-      config: admin,
+      config: { ...admin, idempotent: true },
       schema: {
         tags,
         operationId: 'deleteUnit',
@@ -112,7 +112,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/api/units/:id/inventory',
     {
-      config: stock,
+      config: { ...stock, idempotent: true },
       schema: {
         tags,
         operationId: 'addUnitStock',
@@ -128,7 +128,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/api/units/:id/inventory/:itemId/consume',
     {
-      config: stock,
+      config: { ...stock, idempotent: true },
       schema: {
         tags,
         operationId: 'consumeUnitStock',
@@ -145,7 +145,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/api/units/:id/inventory/:itemId/transfer',
     {
-      config: stock,
+      config: { ...stock, idempotent: true },
       schema: {
         tags,
         operationId: 'transferUnitStock',
@@ -161,7 +161,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/api/units/:id/restock-to-minimum',
     {
-      config: stock,
+      config: { ...stock, idempotent: true },
       schema: {
         tags,
         operationId: 'restockUnitToMinimum',
@@ -178,7 +178,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.delete(
     '/api/units/:id/inventory/:itemId',
     {
-      config: stock,
+      config: { ...stock, idempotent: true },
       schema: {
         tags,
         operationId: 'removeUnitStock',
@@ -193,7 +193,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/api/units/:id/movements/reverse',
     {
-      config: stock,
+      config: { ...stock, idempotent: true },
       schema: {
         tags,
         operationId: 'reverseUnitStockChanges',
@@ -209,7 +209,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/api/units/:id/count',
     {
-      config: member,
+      config: { ...member, idempotent: true },
       schema: {
         tags,
         operationId: 'countUnit',

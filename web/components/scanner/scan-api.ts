@@ -28,7 +28,7 @@ export function useApplyScan() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ scanId, body }: { scanId: string; body: ApplyScanBody }): Promise<ApplyScanResult> =>
-      apiFetch(`/api/scans/${encodeURIComponent(scanId)}/apply`, { method: 'POST', body, schema: applyScanResult }),
+      apiFetch(`/api/scans/${encodeURIComponent(scanId)}/apply`, { method: 'POST', idempotencyKey: true, body, schema: applyScanResult }),
     // Refused or not, the stock may have moved meanwhile (a garage short, applied by a retry).
     onSettled: () => invalidateStock(queryClient),
   });

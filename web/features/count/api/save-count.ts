@@ -15,7 +15,7 @@ import type { CountPlace } from '../count-draft';
  */
 export function saveCount({ place, body }: { place: CountPlace; body: CountBody }): Promise<CountResult> {
   const base = place.kind === 'garage' ? '/api/garages' : '/api/units';
-  return apiFetch(`${base}/${encodeURIComponent(place.id)}/count`, { method: 'POST', body, schema: countResult });
+  return apiFetch(`${base}/${encodeURIComponent(place.id)}/count`, { method: 'POST', idempotencyKey: true, body, schema: countResult });
 }
 
 /** The save mutation; every stock view refreshes after it, saved or refused (a refusal means stock moved). */

@@ -26,6 +26,7 @@ export interface DeliverPickListInput {
 export function deliverPickList({ unitId, lines }: DeliverPickListInput): Promise<DeliverPickListResult> {
   return apiFetch(`/api/units/${encodeURIComponent(unitId)}/pick-list/deliver`, {
     method: 'POST',
+    idempotencyKey: true,
     body: { lines: lines.map(({ item_id, quantity }) => ({ item_id, quantity })) },
     schema: deliverPickListResult,
   });

@@ -16,7 +16,7 @@ import { invalidateStock } from '../../../lib/stock-cache';
  * @throws ApiError, FORBIDDEN for members, LIMIT_REACHED at the plan's limit
  */
 export function createGarage({ body }: { body: CreateGarageBody; skipped?: string }): Promise<Garage> {
-  return apiFetch('/api/garages', { method: 'POST', body, schema: garage });
+  return apiFetch('/api/garages', { method: 'POST', idempotencyKey: true, body, schema: garage });
 }
 
 /**

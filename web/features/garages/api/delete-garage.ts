@@ -11,7 +11,7 @@ import { invalidateStock } from '../../../lib/stock-cache';
 
 /** Deletes the garage. @throws ApiError, CONFLICT while it holds stock or properties, LAST_RECORD for the last one, FORBIDDEN for members */
 export async function deleteGarage(id: string): Promise<void> {
-  await apiFetch(`/api/garages/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  await apiFetch(`/api/garages/${encodeURIComponent(id)}`, { method: 'DELETE', idempotencyKey: true });
 }
 
 /** Delete mutation; the server's reason is shown when it refuses (a garage in use: by the dialog). */

@@ -17,7 +17,7 @@ import { setupQuery } from './get-setup';
 
 /** Saves the properties and completes setup. @throws ApiError, CONFLICT when an earlier step is not done. */
 export function completeSetup(body: UnitsStepBody): Promise<UnitsStepResult> {
-  return apiFetch('/api/onboarding/units', { method: 'POST', body, schema: unitsStepResult });
+  return apiFetch('/api/onboarding/units', { method: 'POST', idempotencyKey: true, body, schema: unitsStepResult });
 }
 
 /**

@@ -9,7 +9,7 @@ import { setupQuery } from './get-setup';
 
 /** Saves the storage step. @throws ApiError, CONFLICT when an earlier step is not done. */
 export async function saveGarage(body: GarageStepBody): Promise<void> {
-  await apiFetch('/api/onboarding/garage', { method: 'POST', body });
+  await apiFetch('/api/onboarding/garage', { method: 'POST', idempotencyKey: true, body });
 }
 
 /** Storage step mutation. */

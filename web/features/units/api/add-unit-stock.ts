@@ -14,7 +14,7 @@ import { useStockChangeToast } from '../../../components/stock-change-toast';
 
 /** Adds the stock. @throws ApiError, 404 for an unknown unit or item */
 export function addUnitStock({ unitId, body }: { unitId: string; body: AddUnitStockBody; itemName: string }): Promise<StockMoveResult> {
-  return apiFetch(`/api/units/${encodeURIComponent(unitId)}/inventory`, { method: 'POST', body, schema: stockMoveResult });
+  return apiFetch(`/api/units/${encodeURIComponent(unitId)}/inventory`, { method: 'POST', idempotencyKey: true, body, schema: stockMoveResult });
 }
 
 /** Add Manually mutation (from outside); a new item gets a new row, so the unit is read again. */

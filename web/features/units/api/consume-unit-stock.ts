@@ -22,6 +22,7 @@ export interface ConsumeUnitStockVariables {
 export function consumeUnitStock({ unitId, itemId, quantity, keepalive }: ConsumeUnitStockVariables): Promise<StockMoveResult> {
   return apiFetch(`/api/units/${encodeURIComponent(unitId)}/inventory/${encodeURIComponent(itemId)}/consume`, {
     method: 'POST',
+    idempotencyKey: true,
     body: { quantity },
     schema: stockMoveResult,
     keepalive,

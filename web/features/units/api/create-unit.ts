@@ -13,7 +13,7 @@ import { invalidateStock } from '../../../lib/stock-cache';
  * @throws ApiError, FORBIDDEN for members, LIMIT_REACHED at the plan's limit
  */
 export function createUnit({ body }: { body: CreateUnitBody; skipped?: string }): Promise<Unit> {
-  return apiFetch('/api/units', { method: 'POST', body, schema: unit });
+  return apiFetch('/api/units', { method: 'POST', idempotencyKey: true, body, schema: unit });
 }
 
 /**

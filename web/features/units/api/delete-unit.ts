@@ -8,7 +8,7 @@ import { invalidateStock } from '../../../lib/stock-cache';
 
 /** Deletes the unit. @throws ApiError, LAST_RECORD for the last one, FORBIDDEN for members */
 export async function deleteUnit(id: string): Promise<void> {
-  await apiFetch(`/api/units/${encodeURIComponent(id)}`, { method: 'DELETE' });
+  await apiFetch(`/api/units/${encodeURIComponent(id)}`, { method: 'DELETE', idempotencyKey: true });
 }
 
 /** Delete mutation; the server's reason is shown when it refuses. */

@@ -10,7 +10,7 @@ import { useStockChangeToast } from '../../../components/stock-change-toast';
 
 /** Removes the stock row. @throws ApiError, 404 when the unit has no such row */
 export function removeUnitStock({ unitId, itemId }: { unitId: string; itemId: string }): Promise<StockRowRemoval> {
-  return apiFetch(`/api/units/${encodeURIComponent(unitId)}/inventory/${encodeURIComponent(itemId)}`, { method: 'DELETE', schema: stockRowRemoval });
+  return apiFetch(`/api/units/${encodeURIComponent(unitId)}/inventory/${encodeURIComponent(itemId)}`, { method: 'DELETE', idempotencyKey: true, schema: stockRowRemoval });
 }
 
 /** Remove mutation; the row leaves the page as soon as the server confirms, and Undo brings it back with its stock. */

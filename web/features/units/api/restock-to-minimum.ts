@@ -16,6 +16,7 @@ import { useStockChangeToast } from '../../../components/stock-change-toast';
 export function restockToMinimum({ unitId, itemId }: { unitId: string; itemId?: string }): Promise<RestockToMinimumResult> {
   return apiFetch(`/api/units/${encodeURIComponent(unitId)}/restock-to-minimum`, {
     method: 'POST',
+    idempotencyKey: true,
     body: itemId ? { item_id: itemId } : {},
     schema: restockToMinimumResult,
   });

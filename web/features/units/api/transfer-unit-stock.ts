@@ -28,6 +28,7 @@ export interface TransferUnitStockVariables {
 export function transferUnitStock({ unitId, itemId, quantity, keepalive }: TransferUnitStockVariables): Promise<StockMoveResult> {
   return apiFetch(`/api/units/${encodeURIComponent(unitId)}/inventory/${encodeURIComponent(itemId)}/transfer`, {
     method: 'POST',
+    idempotencyKey: true,
     body: { quantity },
     schema: stockMoveResult,
     keepalive,
