@@ -141,7 +141,13 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
       operationId: 'countGarage',
       request: async () => ({ method: 'POST', url: `/api/garages/${extraGarage}/count`, body: { lines: [{ item_id: pods, expected: 9, counted: 6 }] } }),
     },
-    { operationId: 'deleteGarage', request: async () => ({ method: 'DELETE', url: `/api/garages/${extraGarage}` }) },
+    {
+      operationId: 'deleteGarage',
+      request: async () => {
+        const shed = (await api(t, s.cookie, 'POST', '/api/garages', { name: 'Empty Shed', address: '5 Back Lane' })).json() as { id: string };
+        return { method: 'DELETE', url: `/api/garages/${shed.id}` };
+      },
+    },
   ];
 
   it('answers a repeat of every stock write with the first answer and writes nothing twice', async () => {
@@ -159,13 +165,13 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
         expect(await movementCount(t, s.tenantId), c.operationId).toBe(written);
       }
     }
-    // One Lake Cabin was made and deleted, one Annex made and deleted: no twin of either.
+    // One Lake Cabin was made and deleted, one Annex made, one Empty Shed made and deleted: no twin.
     const [made] = await queryRows<{ units: number; garages: number }>(
       t.database.db,
       sql`select (select count(*)::int from units where tenant_id = ${s.tenantId}) as units,
                  (select count(*)::int from garages where tenant_id = ${s.tenantId}) as garages`,
     );
-    expect(made).toEqual({ units: 1, garages: 1 });
+    expect(made).toEqual({ units: 1, garages: 2 });
     expect(await ledgerMismatches(t)).toEqual([]);
   });
 
@@ -211,8 +217,8 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
   it('lets a refused write be sent again with its key once the refusal is gone', async () => {
     const key = newKey();
     const url = `/api/units/${s.unitId}/inventory/${towel}/transfer`;
-    const garage = (await api(t, s.cookie, 'GET', `/api/garages/${s.garageId}`)).json() as { inventory: { item_id: string; quantity: number }[] };
-    const held = garage.inventory.find((r) => r.item_id === towel)!.quantity;
+    const garages = (await api(t, s.cookie, 'GET', '/api/garages')).json() as { id: string; inventory: { item_id: string; quantity: number }[] }[];
+    const held = garages.find((g) => g.id === s.garageId)!.inventory.find((r) => r.item_id === towel)!.quantity;
     const body = { quantity: held + 5 };
     const refused = await send(t, s.cookie, 'POST', url, body, key);
     expect(refused.statusCode).toBe(409);
@@ -225,6 +231,8 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
     expect(await movementCount(t, s.tenantId)).toBe(before + 2);
     expect((await send(t, s.cookie, 'POST', url, body, key)).headers[REPLAYED_HEADER]).toBe('true');
     expect(await movementCount(t, s.tenantId)).toBe(before + 2);
+    // The garage is stocked again for the tests that follow.
+    expect(await api(t, s.cookie, 'PUT', `/api/garages/${s.garageId}/inventory`, { inventory: [{ item_id: towel, quantity: 500 }, { item_id: pods, quantity: 500 }] })).toMatchObject({ statusCode: 200 });
   });
 
   it('refuses keys that are empty, too long or not printable ASCII, naming the header', async () => {
