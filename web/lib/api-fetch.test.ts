@@ -22,6 +22,19 @@ describe('apiFetch', () => {
     expect(init.body).toBe('{"a":1}');
   });
 
+  it('sends a stock write with an Idempotency-Key: a new UUID per call, or the one given', async () => {
+    const fetchMock = answer(200, {});
+    vi.stubGlobal('fetch', fetchMock);
+    await apiFetch('/api/x', { method: 'POST', body: {}, idempotencyKey: true });
+    await apiFetch('/api/x', { method: 'POST', body: {}, idempotencyKey: true });
+    await apiFetch('/api/x', { method: 'POST', body: {}, idempotencyKey: 'kept-key' });
+    await apiFetch('/api/x', { method: 'POST', body: {} });
+    const keys = fetchMock.mock.calls.map((call) => ((call as unknown as [string, RequestInit])[1].headers as Record<string, string>)['Idempotency-Key']);
+    expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(keys[1]).not.toBe(keys[0]);
+    expect(keys.slice(2)).toEqual(['kept-key', undefined]);
+  });
+
   it("throws the server's error body as an ApiError", async () => {
     const issues = [{ path: ['company_name'], message: 'Please enter a company name' }];
     vi.stubGlobal('fetch', answer(400, { error: { code: 'VALIDATION', message: 'Please enter a company name', issues } }));
