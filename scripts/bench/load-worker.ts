@@ -5,6 +5,7 @@
  * RequestSource through autocannon's `setupRequest` (and `onResponse` for the alternating
  * kind); the source's state lives for the worker, across the warm-up and the measured run.
  */
+import { randomUUID } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import type { AlternatingTarget, BenchRequest, LoadResult, LoadSpec, RequestSource } from './load';
@@ -27,10 +28,16 @@ interface Chooser {
   onResponse?(status: number, body: string, context: RequestContext): void;
 }
 
+/**
+ * The request autocannon sends for `chosen`. A POST carries a new Idempotency-Key, as the web app
+ * sends with every stock write (docs/decisions/047-idempotency-keys.md), so the measured writes
+ * pay for claiming and settling their keys.
+ */
 const withRequest = (request: autocannon.Request, chosen: BenchRequest): autocannon.Request => ({
   ...request,
   path: chosen.path,
   ...(chosen.body === undefined ? {} : { body: chosen.body }),
+  ...(spec.method === 'POST' ? { headers: { ...(request.headers ?? spec.headers), 'idempotency-key': randomUUID() } } : {}),
 });
 
 /** Any request of `requests` at random. */

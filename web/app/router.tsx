@@ -107,6 +107,7 @@ export const routes: RouteObject[] = [
               { path: '/users', ...screen('Users', () => import('../features/users/UsersRoute').then((m) => m.UsersRoute)) },
               { path: '/account', ...screen('Account', () => import('../features/auth/AccountRoute').then((m) => m.AccountRoute)) },
               { path: '/subscription', ...screen('Subscription', () => import('../features/subscription/SubscriptionRoute').then((m) => m.SubscriptionRoute)) },
+              { path: '/pending-changes', ...screen('Changes on this phone', () => import('../features/pending-changes/PendingChangesRoute').then((m) => m.PendingChangesRoute)) },
             ],
           },
         ],

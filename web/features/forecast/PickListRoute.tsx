@@ -19,6 +19,8 @@ import { PageSpinner } from '../../components/ui/PageSpinner';
 import { actionErrorMessage, ApiError, hasErrorCode } from '../../lib/api-error';
 import { formatCalendarDay } from '../../lib/format';
 import { useDeliverPickList } from './api/deliver-pick-list';
+import { isChangeKept } from '../../lib/stock-write';
+import { toastKept } from '../../components/kept-change-toast';
 import { usePickList } from './api/get-pick-list';
 import { DeliverDialog } from './components/DeliverDialog';
 import { OrderForecastPanel } from './components/OrderForecastPanel';
@@ -76,7 +78,13 @@ function PickListContent({ answer }: { answer: PickListAnswer }) {
           setDelivered((current) => new Map(current).set(property.unit_id, { property, lines }));
           close();
         },
-        onError: (error) => setRefusal(actionErrorMessage(error, 'Failed to mark as delivered')),
+        onError: (error) => {
+          if (!isChangeKept(error)) return setRefusal(actionErrorMessage(error, 'Failed to mark as delivered'));
+          // Kept on the phone, sent when the network is back: the property shows as delivered.
+          toastKept();
+          setDelivered((current) => new Map(current).set(property.unit_id, { property, lines }));
+          close();
+        },
       },
     );
   };

@@ -125,7 +125,7 @@ function UnitStock({ unit, onAdd, onScan }: { unit: Unit; onAdd: () => void; onS
             <Button
               variant="secondary"
               isBusy={fill.isPending}
-              onClick={() => fill.mutate({ unitId: unit.id })}
+              onClick={() => fill.mutate({ unitId: unit.id, label: `Restock to minimum at ${unit.name}` })}
               className="flex-auto whitespace-nowrap sm:flex-none"
             >
               <PackageCheck className="size-5" aria-hidden="true" />

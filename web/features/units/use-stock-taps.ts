@@ -9,6 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import type { Unit, UnitStockRow } from '../../../common/contracts/stock';
 import { unitQuery } from '../../lib/queries/get-unit';
+import { isChangeKept } from '../../lib/stock-write';
 import { useConsumeUnitStock } from './api/consume-unit-stock';
 import { useTransferUnitStock } from './api/transfer-unit-stock';
 import { addTap, noTaps, settle, takeBatch, TAP_PAUSE_MS } from './stock-taps';
@@ -59,10 +60,11 @@ export function useStockTaps(unit: Unit, row: UnitStockRow, garageQuantity: numb
       if (next.taps.waiting !== 0) timer.current = setTimeout(() => send(), TAP_PAUSE_MS);
       else setBusy(false);
     };
-    // The mutations report failures themselves.
+    // The mutations report failures themselves. A change kept on the phone (offline) stays shown
+    // as made: its number is the one shown without the taps still waiting.
     request.then(
       (result) => finish(result.unit_quantity),
-      () => finish(null),
+      (error: unknown) => finish(isChangeKept(error) ? shown() - taps.current.waiting : null),
     );
   }, [shown, show]);
 

@@ -17,6 +17,8 @@ import { ConfirmDialog } from '../../../components/ui/ConfirmDialog';
 import { Dialog, DialogActions } from '../../../components/ui/Dialog';
 import { actionErrorMessage, ApiError } from '../../../lib/api-error';
 import { useSaveCount } from '../api/save-count';
+import { isChangeKept } from '../../../lib/stock-write';
+import { toastKept } from '../../../components/kept-change-toast';
 import {
   changedLines,
   clearDraft,
@@ -151,7 +153,7 @@ export function CountScreen({ tenantId, place, placeName, backTo, stock, items, 
       return;
     }
     save.mutate(
-      { place, body: { lines } },
+      { place, placeName, body: { lines } },
       {
         onSuccess: (result) => {
           const summary = differenceSummary(result.changed.map((c) => ({ name: c.item_name, change: c.quantity - c.previous })));
@@ -160,6 +162,12 @@ export function CountScreen({ tenantId, place, placeName, backTo, stock, items, 
         },
         onError: async (error) => {
           setReviewing(false);
+          if (isChangeKept(error)) {
+            // Kept on the phone: sent with the others when the network is back, checked then.
+            toastKept();
+            leave();
+            return;
+          }
           toast.error(actionErrorMessage(error, 'Failed to save the count'));
           if (!(error instanceof ApiError) || error.code !== 'CONFLICT') return;
           // The lines whose stock moved: their expected quantity becomes the stock now, their count stays.

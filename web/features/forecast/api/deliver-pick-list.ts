@@ -6,7 +6,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { deliverPickListResult, type DeliverPickListResult } from '../../../../common/contracts/forecast';
 import { useStockChangeToast } from '../../../components/stock-change-toast';
-import { apiFetch } from '../../../lib/api-fetch';
+import { sendStockWrite } from '../../../lib/stock-write';
 import { invalidateStock } from '../../../lib/stock-cache';
 import { deliveredMessage } from '../pick-list';
 
@@ -23,13 +23,13 @@ export interface DeliverPickListInput {
  * Delivers the lines. @throws ApiError, NOT_FOUND; CONFLICT with the server's reason when the
  * garage lacks stock or the property has no garage (nothing moved)
  */
-export function deliverPickList({ unitId, lines }: DeliverPickListInput): Promise<DeliverPickListResult> {
-  return apiFetch(`/api/units/${encodeURIComponent(unitId)}/pick-list/deliver`, {
-    method: 'POST',
-    idempotencyKey: true,
-    body: { lines: lines.map(({ item_id, quantity }) => ({ item_id, quantity })) },
-    schema: deliverPickListResult,
-  });
+export function deliverPickList({ unitId, unitName, lines }: DeliverPickListInput): Promise<DeliverPickListResult> {
+  const pieces = lines.reduce((sum, line) => sum + line.quantity, 0);
+  return sendStockWrite(
+    `/api/units/${encodeURIComponent(unitId)}/pick-list/deliver`,
+    { body: { lines: lines.map(({ item_id, quantity }) => ({ item_id, quantity })) }, schema: deliverPickListResult },
+    { kind: 'pick-list-delivery', label: `Pick list delivered to ${unitName}: ${pieces} ${pieces === 1 ? 'piece' : 'pieces'}`, href: `/unit/${unitId}` },
+  );
 }
 
 /**

@@ -3,7 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { stockMoveResult, type StockMoveResult } from '../../../../common/contracts/stock';
 import { actionErrorMessage } from '../../../lib/api-error';
-import { apiFetch } from '../../../lib/api-fetch';
+import { isChangeKept, sendStockWrite } from '../../../lib/stock-write';
+import { toastKept } from '../../../components/kept-change-toast';
 import { usedAtUnit } from '../stock-messages';
 import { recordStockChange } from '../unit-stock';
 import { useStockChangeToast } from '../../../components/stock-change-toast';
@@ -19,14 +20,12 @@ export interface ConsumeUnitStockVariables {
 }
 
 /** Uses the stock. @throws ApiError, 404 when the unit has no such row */
-export function consumeUnitStock({ unitId, itemId, quantity, keepalive }: ConsumeUnitStockVariables): Promise<StockMoveResult> {
-  return apiFetch(`/api/units/${encodeURIComponent(unitId)}/inventory/${encodeURIComponent(itemId)}/consume`, {
-    method: 'POST',
-    idempotencyKey: true,
-    body: { quantity },
-    schema: stockMoveResult,
-    keepalive,
-  });
+export function consumeUnitStock({ unitId, itemId, quantity, keepalive, itemName }: ConsumeUnitStockVariables): Promise<StockMoveResult> {
+  return sendStockWrite(
+    `/api/units/${encodeURIComponent(unitId)}/inventory/${encodeURIComponent(itemId)}/consume`,
+    { body: { quantity }, schema: stockMoveResult, keepalive },
+    { kind: 'taps', label: usedAtUnit(quantity, itemName), href: `/unit/${unitId}` },
+  );
 }
 
 /** The minus mutation: the toast says what was used and offers Undo. */
@@ -40,6 +39,6 @@ export function useConsumeUnitStock() {
       if (result.movement_ids.length > 0) toastChange(usedAtUnit(v.quantity, v.itemName), v.unitId, result.movement_ids);
       await recordStockChange(queryClient, v.unitId, v.itemId, result);
     },
-    onError: (error) => toast.error(actionErrorMessage(error, 'Failed to update quantity')),
+    onError: (error) => (isChangeKept(error) ? toastKept() : toast.error(actionErrorMessage(error, 'Failed to update quantity'))),
   });
 }

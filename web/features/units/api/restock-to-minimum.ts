@@ -7,19 +7,19 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { restockToMinimumResult, type RestockToMinimumResult } from '../../../../common/contracts/stock';
 import { actionErrorMessage } from '../../../lib/api-error';
-import { apiFetch } from '../../../lib/api-fetch';
+import { isChangeKept, sendStockWrite } from '../../../lib/stock-write';
+import { toastKept } from '../../../components/kept-change-toast';
 import { invalidateStock } from '../../../lib/stock-cache';
 import { restockToMinimumMessage } from '../stock-messages';
 import { useStockChangeToast } from '../../../components/stock-change-toast';
 
 /** Fills the rows. @throws ApiError, 404; CONFLICT 'No garage assigned to this unit' */
-export function restockToMinimum({ unitId, itemId }: { unitId: string; itemId?: string }): Promise<RestockToMinimumResult> {
-  return apiFetch(`/api/units/${encodeURIComponent(unitId)}/restock-to-minimum`, {
-    method: 'POST',
-    idempotencyKey: true,
-    body: itemId ? { item_id: itemId } : {},
-    schema: restockToMinimumResult,
-  });
+export function restockToMinimum({ unitId, itemId, label }: { unitId: string; itemId?: string; label: string }): Promise<RestockToMinimumResult> {
+  return sendStockWrite(
+    `/api/units/${encodeURIComponent(unitId)}/restock-to-minimum`,
+    { body: itemId ? { item_id: itemId } : {}, schema: restockToMinimumResult },
+    { kind: 'fill-to-minimum', label, href: `/unit/${unitId}` },
+  );
 }
 
 /** The Restock to minimum mutation; the unit is read again, since several rows may have changed. */
@@ -33,6 +33,6 @@ export function useRestockToMinimum() {
       toastChange(message.text, unitId, result.movement_ids, message.short);
       await invalidateStock(queryClient);
     },
-    onError: (error) => toast.error(actionErrorMessage(error, 'Failed to update quantity')),
+    onError: (error) => (isChangeKept(error) ? toastKept() : toast.error(actionErrorMessage(error, 'Failed to update quantity'))),
   });
 }

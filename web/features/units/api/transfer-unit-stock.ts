@@ -8,7 +8,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { stockMoveResult, type StockMoveResult } from '../../../../common/contracts/stock';
 import { actionErrorMessage } from '../../../lib/api-error';
-import { apiFetch } from '../../../lib/api-fetch';
+import { isChangeKept, sendStockWrite } from '../../../lib/stock-write';
+import { toastKept } from '../../../components/kept-change-toast';
 import { movedFromGarage } from '../stock-messages';
 import { recordStockChange } from '../unit-stock';
 import { useStockChangeToast } from '../../../components/stock-change-toast';
@@ -25,14 +26,12 @@ export interface TransferUnitStockVariables {
 }
 
 /** Moves the stock. @throws ApiError, 404; CONFLICT when the garage holds less or the unit has none */
-export function transferUnitStock({ unitId, itemId, quantity, keepalive }: TransferUnitStockVariables): Promise<StockMoveResult> {
-  return apiFetch(`/api/units/${encodeURIComponent(unitId)}/inventory/${encodeURIComponent(itemId)}/transfer`, {
-    method: 'POST',
-    idempotencyKey: true,
-    body: { quantity },
-    schema: stockMoveResult,
-    keepalive,
-  });
+export function transferUnitStock({ unitId, itemId, quantity, keepalive, itemName, garageName }: TransferUnitStockVariables): Promise<StockMoveResult> {
+  return sendStockWrite(
+    `/api/units/${encodeURIComponent(unitId)}/inventory/${encodeURIComponent(itemId)}/transfer`,
+    { body: { quantity }, schema: stockMoveResult, keepalive },
+    { kind: 'taps', label: movedFromGarage(quantity, itemName, garageName), href: `/unit/${unitId}` },
+  );
 }
 
 /** The transfer mutation: the page shows the server's numbers, and the toast offers Undo. */
@@ -45,6 +44,6 @@ export function useTransferUnitStock() {
       toastChange(movedFromGarage(v.quantity, v.itemName, v.garageName), v.unitId, result.movement_ids);
       await recordStockChange(queryClient, v.unitId, v.itemId, result);
     },
-    onError: (error) => toast.error(actionErrorMessage(error, 'Failed to update quantity')),
+    onError: (error) => (isChangeKept(error) ? toastKept() : toast.error(actionErrorMessage(error, 'Failed to update quantity'))),
   });
 }

@@ -4,11 +4,15 @@
  * not a whole one from 1 is refused here with the field's message.
  */
 import { useId, useState, type FormEvent } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
 import { grouped, MAX_QUANTITY } from '../../../../common/contracts/fields';
 import { requestedQuantity, type Unit, type UnitStockRow } from '../../../../common/contracts/stock';
 import { Button } from '../../../components/ui/Button';
 import { numberText } from '../../../lib/number-text';
+import { unitQuery } from '../../../lib/queries/get-unit';
+import { isChangeKept } from '../../../lib/stock-write';
 import { useTransferUnitStock } from '../api/transfer-unit-stock';
+import { setRowQuantity } from '../unit-stock';
 
 const quantityText = numberText(requestedQuantity);
 
@@ -16,6 +20,7 @@ const quantityText = numberText(requestedQuantity);
 export function RestockQuantityForm({ unit, row, garageName }: { unit: Unit; row: UnitStockRow; garageName: string }) {
   const id = useId();
   const transfer = useTransferUnitStock();
+  const queryClient = useQueryClient();
   const [text, setText] = useState('');
   const [error, setError] = useState<string>();
 
@@ -29,7 +34,15 @@ export function RestockQuantityForm({ unit, row, garageName }: { unit: Unit; row
     setError(undefined);
     transfer.mutate(
       { unitId: unit.id, itemId: row.item_id, quantity: parsed.data, itemName: row.item_name, garageName },
-      { onSuccess: () => setText('') },
+      {
+        onSuccess: () => setText(''),
+        onError: (failure) => {
+          if (!isChangeKept(failure)) return;
+          // Kept on the phone: the row shows the pieces moved until the server's number arrives.
+          setText('');
+          queryClient.setQueryData(unitQuery(unit.id).queryKey, (cached) => (cached ? setRowQuantity(cached, row.item_id, row.quantity + parsed.data) : cached));
+        },
+      },
     );
   };
 

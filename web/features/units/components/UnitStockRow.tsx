@@ -61,7 +61,7 @@ export function UnitStockRow({ unit, row, garageQuantity, perStay, isRemoving, i
               variant="secondary"
               isBusy={fill.isPending}
               disabled={busy}
-              onClick={() => fill.mutate({ unitId: unit.id, itemId: row.item_id })}
+              onClick={() => fill.mutate({ unitId: unit.id, itemId: row.item_id, label: `${row.item_name} filled to ${row.minimum_threshold} at ${unit.name}` })}
               className="whitespace-nowrap"
             >
               {`Fill to ${row.minimum_threshold}`}

@@ -1,0 +1,59 @@
+/**
+ * Sending one stock write from a screen (docs/product.md "Offline use"): online it goes at once
+ * with a new Idempotency-Key; when the phone is offline, the request fails on the network, or
+ * older changes are still waiting, it is kept in the outbox with that same key and sent in order
+ * later — a request that reached the server before the network failed is then answered, not
+ * written again. The caller learns that by the ChangeKept it throws.
+ */
+import type { core } from 'zod/mini';
+import { apiFetch } from './api-fetch';
+import { isNetworkError } from './api-error';
+import { keepChange, outboxSnapshot, outboxUser } from './outbox/outbox';
+import type { PendingChangeKind } from './outbox/pending-change';
+
+/** Thrown when the write was kept on the phone instead of answered: the screen shows it as made. */
+export class ChangeKept extends Error {
+  readonly kept = true;
+
+  constructor() {
+    super('Saved on this phone. It will be sent when the network is back.');
+  }
+}
+
+/** Whether `error` says the write was kept in the outbox (not a failure). */
+export function isChangeKept(error: unknown): error is ChangeKept {
+  return error instanceof ChangeKept;
+}
+
+/** What the outbox's lists say of the write, should it be kept. */
+export interface StockWriteDescription {
+  kind: PendingChangeKind;
+  label: string;
+  href: string;
+}
+
+/**
+ * POSTs `body` to `path` as a stock write.
+ * @returns the server's answer, validated by `schema`
+ * @throws ChangeKept when it was kept to be sent later; ApiError for a refusal (nothing written)
+ */
+export async function sendStockWrite<T>(
+  path: string,
+  request: { body?: unknown; schema: core.$ZodType<T>; keepalive?: boolean },
+  description: StockWriteDescription,
+): Promise<T> {
+  const key = crypto.randomUUID();
+  const keep = async (): Promise<never> => {
+    await keepChange(key, { ...description, path, body: request.body });
+    throw new ChangeKept();
+  };
+  const signedIn = outboxUser() !== null;
+  // Behind changes still waiting, it waits too: the server sees them in the order they were made.
+  if (signedIn && (!navigator.onLine || outboxSnapshot().waiting.length > 0)) return keep();
+  try {
+    return await apiFetch(path, { method: 'POST', body: request.body, schema: request.schema, keepalive: request.keepalive, idempotencyKey: key });
+  } catch (error) {
+    if (signedIn && isNetworkError(error)) return keep();
+    throw error;
+  }
+}
