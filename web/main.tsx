@@ -3,6 +3,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
 import { preloadScreens } from './app/router';
+import { registerServiceWorker } from './app/service-worker';
 import './styles.css';
 
 const root = document.getElementById('root');
@@ -16,3 +17,6 @@ createRoot(root).render(
     <App />
   </StrictMode>,
 );
+
+// The offline shell (decision 046); a development server has no worker to register.
+if (import.meta.env.PROD) registerServiceWorker();

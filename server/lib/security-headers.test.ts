@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../test/harness';
 import { recordHelmetHeaders } from './security-headers';
@@ -7,6 +10,9 @@ describe('security headers', () => {
     const headers = recordHelmetHeaders();
     expect(headers['content-security-policy']).toContain("default-src 'self'");
     expect(headers['content-security-policy']).not.toContain('upgrade-insecure-requests');
+    // The web app's service worker and manifest, from our own origin only (decision 046).
+    expect(headers['content-security-policy']).toContain("worker-src 'self'");
+    expect(headers['content-security-policy']).toContain("manifest-src 'self'");
     expect(headers).toMatchObject({
       'x-frame-options': 'SAMEORIGIN',
       'x-content-type-options': 'nosniff',
@@ -23,19 +29,31 @@ describe('security headers', () => {
 
   describe('on every answer', () => {
     let t: TestApp;
+    let webRoot: string;
     beforeAll(async () => {
-      t = await createTestApp('pglite');
+      // A built web app's page, service worker and manifest (decision 046), so static files are answered too.
+      webRoot = mkdtempSync(join(tmpdir(), 'security-headers-'));
+      writeFileSync(join(webRoot, 'index.html'), '<!doctype html><html><head></head><body></body></html>');
+      writeFileSync(join(webRoot, 'sw.js'), 'self.skipWaiting();\n');
+      writeFileSync(join(webRoot, 'manifest.webmanifest'), '{"name":"Inventory Manager"}');
+      t = await createTestApp('pglite', { webRoot });
     });
-    afterAll(() => t.close());
+    afterAll(async () => {
+      await t.close();
+      rmSync(webRoot, { recursive: true, force: true });
+    });
 
-    it('sets them on a route, a refusal and a 404 alike', async () => {
+    it('sets them on a route, a refusal, a 404 and the web app\'s files alike', async () => {
       const expected = recordHelmetHeaders();
       const answers = await Promise.all([
         t.app.inject({ method: 'GET', url: '/api/health' }),
         t.app.inject({ method: 'GET', url: '/api/dashboard' }),
         t.app.inject({ method: 'GET', url: '/api/no-such-route' }),
+        t.app.inject({ method: 'GET', url: '/units' }),
+        t.app.inject({ method: 'GET', url: '/sw.js' }),
+        t.app.inject({ method: 'GET', url: '/manifest.webmanifest' }),
       ]);
-      expect(answers.map((a) => a.statusCode)).toEqual([200, 401, 404]);
+      expect(answers.map((a) => a.statusCode)).toEqual([200, 401, 404, 200, 200, 200]);
       for (const answer of answers) {
         for (const [name, value] of Object.entries(expected)) expect(answer.headers[name]).toBe(value);
         expect(answer.headers['x-powered-by']).toBeUndefined();

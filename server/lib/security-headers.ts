@@ -12,8 +12,18 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import helmet, { type HelmetOptions } from 'helmet';
 
-/** Our helmet options: served over plain http on a LAN too, so sub-requests are never upgraded. */
-const OPTIONS: HelmetOptions = { contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } };
+/**
+ * Our helmet options: helmet's defaults (`default-src 'self'` and the rest), and
+ * - no `upgrade-insecure-requests`: served over plain http on a LAN too, so sub-requests are
+ *   never upgraded;
+ * - `worker-src 'self'` and `manifest-src 'self'`: the web app's service worker (`/sw.js`, which
+ *   loads `/workbox-<hash>.js`) and its manifest (`/manifest.webmanifest`), decision 046. The
+ *   default source allows both already; naming them keeps them allowed, and nothing else, if the
+ *   default source ever changes.
+ */
+const OPTIONS: HelmetOptions = {
+  contentSecurityPolicy: { directives: { upgradeInsecureRequests: null, workerSrc: ["'self'"], manifestSrc: ["'self'"] } },
+};
 
 /**
  * The headers helmet sets with `options`, by name, recorded by running its middleware once

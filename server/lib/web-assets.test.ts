@@ -1,8 +1,9 @@
 /**
  * The built web app's files and the API's answers on a phone's network (decision 016):
  * precompressed files chosen by Accept-Encoding, content-hashed assets cached for a year,
- * index.html revalidated, ETags kept, large API answers compressed. The web root is a fixture
- * shaped like Vite's output, so no build is needed.
+ * index.html revalidated, ETags kept, large API answers compressed; the service worker, its
+ * Workbox runtime and the web app manifest with their types and revalidated (decision 046). The
+ * web root is a fixture shaped like Vite's output, so no build is needed.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,12 @@ import { createTestApp, type TestApp } from '../test/harness';
 
 const INDEX_HTML = '<!doctype html><html><head><script type="module" src="/assets/index-Bx9Qe3Lm.js"></script></head><body><div id="root"></div></body></html>';
 const ENTRY_JS = `export const rows = [${Array.from({ length: 400 }, (_, i) => `"Bath Towel ${i}"`).join(',')}];\n`;
+/** The installable app's files at the root (decision 046), as vite-plugin-pwa writes them: not precompressed. */
+const SERVICE_WORKER = 'define(["./workbox-4f2a9c1e"],function(s){self.skipWaiting(),s.precacheAndRoute([{url:"index.html",revision:"1"}])});\n';
+const WORKBOX_RUNTIME = 'define(["exports"],function(t){"use strict";t.clientsClaim=function(){}});\n';
+const WEB_MANIFEST = JSON.stringify({ name: 'Inventory Manager', start_url: '/', display: 'standalone', icons: [{ src: '/pwa-192x192.png', sizes: '192x192' }] });
+/** The first bytes of a PNG: enough for its type. */
+const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /** Writes `text` and, as the build does, its .br and .gz versions. */
 function writeWithCompressed(root: string, path: string, text: string) {
@@ -32,6 +39,10 @@ describe('web assets and compressed answers', () => {
     writeWithCompressed(webRoot, 'index.html', INDEX_HTML);
     writeWithCompressed(webRoot, 'assets/index-Bx9Qe3Lm.js', ENTRY_JS);
     writeWithCompressed(webRoot, '.vite/manifest.json', '{"index.html":{"file":"assets/index-Bx9Qe3Lm.js","isEntry":true}}');
+    writeFileSync(join(webRoot, 'sw.js'), SERVICE_WORKER);
+    writeFileSync(join(webRoot, 'workbox-4f2a9c1e.js'), WORKBOX_RUNTIME);
+    writeFileSync(join(webRoot, 'manifest.webmanifest'), WEB_MANIFEST);
+    writeFileSync(join(webRoot, 'pwa-192x192.png'), PNG);
     t = await createTestApp('pglite', { webRoot });
   });
   afterAll(async () => {
@@ -85,6 +96,43 @@ describe('web assets and compressed answers', () => {
     }
     const first = await get('/', { 'accept-encoding': 'br' });
     expect((await get('/', { 'accept-encoding': 'br', 'if-none-match': String(first.headers['etag']) })).statusCode).toBe(304);
+  });
+
+  it('sends the service worker and its Workbox runtime as JavaScript, revalidated on every use', async () => {
+    for (const [url, text] of [['/sw.js', SERVICE_WORKER], ['/workbox-4f2a9c1e.js', WORKBOX_RUNTIME]] as const) {
+      const res = await get(url, { 'accept-encoding': 'identity' });
+      expect(res.statusCode, url).toBe(200);
+      // Browsers refuse to register a worker served with any type but JavaScript's.
+      expect(res.headers['content-type'], url).toMatch(/^(application|text)\/javascript/);
+      expect(res.headers['cache-control'], url).toBe('no-cache');
+      expect(res.headers['etag'], url).toBeTruthy();
+      expect(res.body, url).toBe(text);
+      const again = await get(url, { 'accept-encoding': 'identity', 'if-none-match': String(res.headers['etag']) });
+      expect(again.statusCode, url).toBe(304);
+    }
+  });
+
+  it('sends the web app manifest as application/manifest+json and the icons as PNG, revalidated on every use', async () => {
+    const manifest = await get('/manifest.webmanifest', { 'accept-encoding': 'identity' });
+    expect(manifest.statusCode).toBe(200);
+    expect(manifest.headers['content-type']).toMatch(/^application\/manifest\+json/);
+    expect(manifest.headers['cache-control']).toBe('no-cache');
+    expect(manifest.headers['etag']).toBeTruthy();
+    expect(manifest.json()).toEqual(JSON.parse(WEB_MANIFEST));
+
+    const icon = await get('/pwa-192x192.png');
+    expect(icon.statusCode).toBe(200);
+    expect(icon.headers['content-type']).toBe('image/png');
+    expect(icon.headers['cache-control']).toBe('no-cache');
+    expect(icon.rawPayload).toEqual(PNG);
+  });
+
+  it('keeps a missing worker file a 404, never the app page (a browser would register the page as a worker and fail)', async () => {
+    for (const url of ['/workbox-00000000.js', '/service-worker.js']) {
+      const res = await get(url, { 'accept-encoding': 'br' });
+      expect(res.statusCode, url).toBe(404);
+      expect(res.headers['content-type'], url).toMatch(/^application\/json/);
+    }
   });
 
   it('keeps a missing asset and the build manifest a 404', async () => {

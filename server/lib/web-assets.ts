@@ -7,6 +7,14 @@
  * may be kept for a year without asking again. Everything else (`index.html`, which names the
  * current assets, and any file copied unhashed) must be revalidated on each use; its ETag makes
  * that check a 304 when nothing changed.
+ *
+ * That rule covers the installable app's files at the root (decision 046): the service worker
+ * `sw.js`, the Workbox runtime it imports (`workbox-<hash>.js`) and the web app manifest
+ * `manifest.webmanifest` are revalidated: browsers fetch the worker past their own HTTP cache
+ * when they look for an update, but a proxy's cache on the way would keep answering the old
+ * release's worker, and the manifest and icons can change under the same names. Their types
+ * come from the file extension: `application/javascript` for the worker (browsers refuse a worker
+ * of any other type), `application/manifest+json` for the manifest.
  */
 import { relative, sep } from 'node:path';
 import type { FastifyStaticOptions } from '@fastify/static';
