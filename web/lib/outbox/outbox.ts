@@ -16,12 +16,14 @@ import { changesOf, notSent, outcomeOf, waiting, type PendingChange } from './pe
 export interface OutboxSnapshot {
   waiting: PendingChange[];
   notSent: PendingChange[];
+  /** False until the kept changes have been read from IndexedDB once after the outbox started. */
+  ready: boolean;
 }
 
 /** Seconds before sending again after the server asked to wait or the network failed while `onLine` said otherwise. */
 const RETRY_SECONDS = 5;
 
-const EMPTY: OutboxSnapshot = { waiting: [], notSent: [] };
+const EMPTY: OutboxSnapshot = { waiting: [], notSent: [], ready: false };
 
 let store: UseStore | undefined;
 let all: PendingChange[] = [];
@@ -30,6 +32,7 @@ let client: QueryClient | undefined;
 let snapshot: OutboxSnapshot = EMPTY;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
 let seqCounter = 0;
+let ready = false;
 const listeners = new Set<() => void>();
 const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('stock-keeper-outbox');
 
@@ -40,13 +43,14 @@ function db(): UseStore {
 
 function publish(): void {
   const mine = user === null ? [] : changesOf(all, user);
-  snapshot = { waiting: waiting(mine), notSent: notSent(mine) };
+  snapshot = { waiting: waiting(mine), notSent: notSent(mine), ready };
   for (const listener of listeners) listener();
 }
 
 /** Reads every kept change from IndexedDB into memory. */
 async function reload(): Promise<void> {
   all = await values<PendingChange>(db());
+  ready = user !== null;
   publish();
 }
 
@@ -174,6 +178,7 @@ export function startOutbox(queryClient: QueryClient, userId: string): () => voi
     clearTimeout(retryTimer);
     user = null;
     client = undefined;
+    ready = false;
     publish();
   };
 }

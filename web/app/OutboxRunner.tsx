@@ -1,0 +1,17 @@
+/**
+ * Runs the outbox (web/lib/outbox/outbox.ts) for the signed-in user: their kept stock changes are
+ * read and sent while they are signed in, and stop being sent (and shown) once they are not.
+ */
+import { useEffect } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { startOutbox } from '../lib/outbox/outbox';
+import { useAuthState } from '../lib/use-auth-state';
+
+/** Renders nothing; starts and stops the outbox as the signed-in user changes. */
+export function OutboxRunner() {
+  const auth = useAuthState();
+  const queryClient = useQueryClient();
+  const userId = auth.status === 'signed-in' ? auth.user.id : null;
+  useEffect(() => (userId === null ? undefined : startOutbox(queryClient, userId)), [queryClient, userId]);
+  return null;
+}
