@@ -59,7 +59,8 @@
  * margin (measured ÷ budget). On PostgreSQL at 20 connections: dashboard p95 <= 50 ms, also after
  * 15,000 transfers; transfer (plus taps) >= 1,000 requests/s and consume (minus taps) >= 1,000
  * requests/s, both without errors; a count of 31 rows p95 <= 100 ms; Restock to minimum p95 <=
- * 100 ms; a pick list's delivery of 20 lines p95 <= 200 ms; cost analysis, reorder report,
+ * 100 ms; a pick list's delivery of 20 lines p95 <= 200 ms; a phone's outbox of 200 taps sent
+ * in order on one connection in <= 10 s; cost analysis, reorder report,
  * forecast and pick list p95 <= 200 ms each (every p95 budget also without errors: a 409 is
  * one); the ledger invariant; resident memory idle <= 150 MB. On PGlite with the demo data,
  * dashboard p95 <= 50 ms at 5 connections and health p95 <= 20 ms during that load. The servers'
@@ -102,7 +103,7 @@ import {
   type StockPair,
   type UnitLedger,
 } from './bench/stock-loads';
-import { floorMargin, fmt, grouped, memoryVerdict, p95Verdict, rpsVerdict, verdictLines, zeroVerdict, type Verdict } from './bench/verdicts';
+import { floorMargin, fmt, grouped, memoryVerdict, p95Verdict, queueVerdict, rpsVerdict, verdictLines, zeroVerdict, type Verdict } from './bench/verdicts';
 import { DEMO_EMAIL, DEMO_PASSWORD } from './demo/catalogue';
 
 /**
@@ -123,6 +124,8 @@ const BUDGETS = {
   restockToMinimumP95Ms: 100,
   /** Mark as delivered of 20 pick-list lines at a property (POST /api/units/:id/pick-list/deliver). */
   deliveryP95Ms: 200,
+  /** A phone's outbox of OFFLINE_QUEUE_CHANGES taps kept offline, sent one after another with their keys. */
+  offlineQueueSeconds: 10,
   costsP95Ms: 200,
   reorderP95Ms: 200,
   /** The Forecast screen's request (7 days) and one garage's pick list for tomorrow. */
@@ -142,6 +145,8 @@ const PGLITE_HEALTH_CONNECTIONS = 1;
 const IDLE_SECONDS = 5;
 /** Top-up loads of transfers tried at most (each asks for exactly the transfers still missing). */
 const MAX_TOP_UPS = 3;
+/** Stock changes in the phone's outbox the queue load sends (docs/product.md "Offline use"). */
+const OFFLINE_QUEUE_CHANGES = 200;
 /** Share of the Restock to minimum units sent as its warm-up (each unit is filled once). */
 const RESTOCK_TO_MINIMUM_WARMUP_SHARE = 0.1;
 /** The Reports loads, as the web's Reports screen sends them. */
@@ -294,6 +299,7 @@ interface PostgresFigures {
   /** What Restock to minimum moved, in words (rows filled, pieces, units). */
   restockToMinimumMoved?: string;
   delivery?: LoadResult;
+  offlineQueue?: LoadResult;
   ledgerMismatches?: number;
   idle?: Memory | null;
   peak?: Memory | null;
@@ -408,6 +414,31 @@ async function measureDelivery(s: StockContext): Promise<void> {
   s.out.delivery = (await measureStockLoad(s, { name, method: 'POST', source: { kind: 'random', requests }, headers: s.json, signedIn: true })).result;
 }
 
+/**
+ * Step 5k: a phone's outbox sent when the network is back: OFFLINE_QUEUE_CHANGES plus and minus
+ * taps in turn over `pairs`, on one connection, each sent once and only after the answer to the
+ * one before (web/lib/outbox/outbox.ts), each with its Idempotency-Key (bench/load-worker.ts).
+ */
+async function measureOfflineQueue(s: StockContext, pairs: StockPair[]): Promise<void> {
+  const plus = tapRequests(pairs, 'transfer');
+  const minus = tapRequests(pairs, 'consume');
+  const requests = Array.from({ length: OFFLINE_QUEUE_CHANGES }, (_, i) => (i % 2 === 0 ? plus : minus)[Math.floor(i / 2) % plus.length]!);
+  const name = `outbox of ${OFFLINE_QUEUE_CHANGES} taps, in order`;
+  s.out.offlineQueue = (
+    await measureStockLoad(s, {
+      name,
+      method: 'POST',
+      source: { kind: 'each-once', requests },
+      headers: s.json,
+      signedIn: true,
+      connections: 1,
+      warmupSeconds: 0,
+      warmupRequests: 0,
+      measuredRequests: OFFLINE_QUEUE_CHANGES,
+    })
+  ).result;
+}
+
 /** Steps 1–6 of the PostgreSQL part (see the module comment). Fills `out` as it goes. */
 async function postgresPart(config: Config & { appSecret: string; databaseUrl: string }, settings: Settings, out: PostgresFigures): Promise<void> {
   const { seconds, warmupSeconds, connections } = settings;
@@ -520,6 +551,7 @@ async function postgresPart(config: Config & { appSecret: string; databaseUrl: s
     await measureCount(stock);
     await measureRestockToMinimum(stock);
     await measureDelivery(stock);
+    await measureOfflineQueue(stock, pairs);
     out.healthEnd = await measure({ name: 'GET /api/health again', ...onPath('GET', '/api/health'), signedIn: false });
 
     out.peak = processMemory(server.pid);
@@ -608,6 +640,7 @@ function budgetVerdicts(postgres: PostgresFigures, pglite: PgliteFigures): Verdi
     p95Verdict(`count of ${COUNT_ROWS} rows at a unit`, postgres.count, BUDGETS.countP95Ms),
     p95Verdict('Restock to minimum (whole unit)', postgres.restockToMinimum, BUDGETS.restockToMinimumP95Ms, moved),
     p95Verdict(`pick-list delivery of ${DELIVERY_LINES} lines`, postgres.delivery, BUDGETS.deliveryP95Ms),
+    queueVerdict('outbox sent when the network is back', postgres.offlineQueue, OFFLINE_QUEUE_CHANGES, BUDGETS.offlineQueueSeconds),
     zeroVerdict('ledger invariant after the loads', postgres.ledgerMismatches, 'stock rows differing from the sum of their ledger rows'),
     memoryVerdict('server resident memory on PostgreSQL, idle', postgres.idle?.rssMB, BUDGETS.idleRssMB),
     p95Verdict('PGlite (demo data): dashboard', pglite.dashboard, BUDGETS.pgliteDashboardP95Ms),

@@ -69,3 +69,19 @@ export function zeroVerdict(label: string, measured: number | undefined, unit: s
 
 /** The verdict lines as printed: PASS or FAIL, the budget, what was measured with its margin. */
 export const verdictLines = (verdicts: Verdict[]) => verdicts.map((v) => `${v.pass ? 'PASS' : 'FAIL'}  ${v.budget}: ${v.measured}`);
+
+/**
+ * A queue of `changes` requests sent one after another (one connection, each waiting for the
+ * answer before the next, as the phone's outbox sends them): all answered, without errors, within
+ * `budgetSeconds` in all.
+ */
+export function queueVerdict(label: string, result: LoadResult | undefined, changes: number, budgetSeconds: number): Verdict {
+  const budget = `${label}: ${grouped(changes)} sent in order in <= ${grouped(budgetSeconds)} s`;
+  if (!result || result.responses === 0) return { budget, measured: 'not measured', pass: false };
+  const seconds = result.responses / result.requestsPerSecond;
+  return {
+    budget,
+    measured: `${fmt(seconds)} s / ${grouped(budgetSeconds)} s = ${ceilingMargin(seconds, budgetSeconds)} for ${grouped(result.responses)} answers (p95 ${fmt(result.p95)} ms each), ${errorsOf(result)}`,
+    pass: result.responses >= changes && seconds <= budgetSeconds && result.errors === 0,
+  };
+}
