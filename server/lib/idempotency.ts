@@ -70,6 +70,7 @@ interface KeyRow {
  */
 async function claim(db: Db, tenantId: string, key: string, fingerprint: string): Promise<KeyRow | null> {
   return withTenant(db, tenantId, async (tx) => {
+    await tx.execute(NO_FLUSH);
     await tx.execute(
       sql`delete from idempotency_keys where tenant_id = ${tenantId} and created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEEP_HOURS})`,
     );
@@ -92,6 +93,14 @@ async function claim(db: Db, tenantId: string, key: string, fingerprint: string)
 }
 
 const inUseMessage = 'This change is still being saved. Try again in a moment.';
+
+/**
+ * Claims and answers are committed without waiting for their WAL flush: the write that follows a
+ * claim commits with a flush, which writes every WAL record before its own, the claim's included,
+ * so a claim is durable whenever its write is; an answer lost in a crash leaves its claim without
+ * one, which turns repeats away (module comment). Two flushes fewer per write.
+ */
+const NO_FLUSH = sql`set local synchronous_commit = off`;
 
 /** Answers the earlier request's stored answer, or refuses (see the module comment). */
 function answerFromEarlier(reply: FastifyReply, row: KeyRow, fingerprint: string): FastifyReply {
@@ -123,11 +132,14 @@ async function settle(db: Db, request: FastifyRequest, reply: FastifyReply, payl
   const succeeded = reply.statusCode >= 200 && reply.statusCode < 300;
   const body = typeof payload === 'string' ? payload : '';
   try {
-    await withTenant(db, tenantId, (tx) =>
-      succeeded
-        ? tx.execute(sql`update idempotency_keys set status = ${reply.statusCode}, body = ${body} where tenant_id = ${tenantId} and key = ${key}`)
-        : tx.execute(sql`delete from idempotency_keys where tenant_id = ${tenantId} and key = ${key} and status is null`),
-    );
+    await withTenant(db, tenantId, async (tx) => {
+      await tx.execute(NO_FLUSH);
+      await tx.execute(
+        succeeded
+          ? sql`update idempotency_keys set status = ${reply.statusCode}, body = ${body} where tenant_id = ${tenantId} and key = ${key}`
+          : sql`delete from idempotency_keys where tenant_id = ${tenantId} and key = ${key} and status is null`,
+      );
+    });
   } catch (err) {
     request.log.warn({ err, key }, 'idempotency key not settled');
   }
