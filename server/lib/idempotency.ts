@@ -26,6 +26,7 @@ import { IDEMPOTENCY_KEEP_HOURS } from '../../common/idempotency';
 import type { Db } from '../db/client';
 import { queryRows } from '../db/client';
 import { withTenant } from '../db/tenant-tx';
+import { batch } from './batch';
 import { AppError } from './errors';
 
 declare module 'fastify' {
@@ -58,38 +59,25 @@ function fingerprintOf(request: FastifyRequest): string {
 
 /** A key's row as the claim finds it. */
 interface KeyRow {
+  key: string;
   fingerprint: string;
   status: number | null;
   body: string | null;
   age_seconds: number;
 }
 
-/**
- * Claims `key` for the request, or reads what the company's earlier request with it left.
- * @returns null when this request holds the claim now; else the earlier request's row
- */
-async function claim(db: Db, tenantId: string, key: string, fingerprint: string): Promise<KeyRow | null> {
-  return withTenant(db, tenantId, async (tx) => {
-    await tx.execute(NO_FLUSH);
-    await tx.execute(
-      sql`delete from idempotency_keys where tenant_id = ${tenantId} and created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEEP_HOURS})`,
-    );
-    // A claim being inserted by another request makes this insert wait for its transaction, which
-    // commits at once: the row read next is always the other's committed claim.
-    const claimed = await queryRows(
-      tx,
-      sql`insert into idempotency_keys (tenant_id, key, fingerprint) values (${tenantId}, ${key}, ${fingerprint})
-          on conflict (tenant_id, key) do nothing returning 1`,
-    );
-    if (claimed.length > 0) return null;
-    const [row] = await queryRows<KeyRow>(
-      tx,
-      sql`select fingerprint, status, body, extract(epoch from now() - created_at)::float8 as age_seconds
-          from idempotency_keys where tenant_id = ${tenantId} and key = ${key}`,
-    );
-    if (!row) throw new AppError('IDEMPOTENCY_KEY_IN_USE', inUseMessage);
-    return row;
-  });
+/** One request's claim: its company, key and fingerprint. */
+interface ClaimRequest {
+  tenantId: string;
+  key: string;
+  fingerprint: string;
+}
+
+/** What a request that settles its claim leaves: its answer on success, nothing on failure. */
+interface Settlement {
+  tenantId: string;
+  key: string;
+  answer: { status: number; body: string } | null;
 }
 
 const inUseMessage = 'This change is still being saved. Try again in a moment.';
@@ -98,9 +86,88 @@ const inUseMessage = 'This change is still being saved. Try again in a moment.';
  * Claims and answers are committed without waiting for their WAL flush: the write that follows a
  * claim commits with a flush, which writes every WAL record before its own, the claim's included,
  * so a claim is durable whenever its write is; an answer lost in a crash leaves its claim without
- * one, which turns repeats away (module comment). Two flushes fewer per write.
+ * one, which turns repeats away (module comment).
  */
 const NO_FLUSH = sql`set local synchronous_commit = off`;
+
+/** Claims or settlements of one company sent at the same moment go in one transaction (lib/batch.ts), two at a time. */
+const BATCH_LANES = 2;
+
+/**
+ * The claims of one company sent together, in one transaction: each company's keys older than
+ * IDEMPOTENCY_KEEP_HOURS deleted, every key inserted unless present, and the rows of those that
+ * were. The first request of a key claims it; a later one of the same key in the batch finds it
+ * claimed.
+ * @returns per request, in order: null when it holds the claim now, else the key's row
+ */
+async function claimTogether(db: Db, requests: ClaimRequest[]): Promise<(KeyRow | null)[]> {
+  const { tenantId } = requests[0]!;
+  return withTenant(db, tenantId, async (tx) => {
+    await tx.execute(NO_FLUSH);
+    await tx.execute(
+      sql`delete from idempotency_keys where tenant_id = ${tenantId} and created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEEP_HOURS})`,
+    );
+    // A claim being inserted by another transaction makes this insert wait for it, and claims
+    // commit at once: the rows read next are committed claims.
+    const values = sql.join(
+      requests.map((r) => sql`(${tenantId}::uuid, ${r.key}, ${r.fingerprint})`),
+      sql`, `,
+    );
+    const inserted = await queryRows<{ key: string }>(
+      tx,
+      sql`insert into idempotency_keys (tenant_id, key, fingerprint) values ${values} on conflict (tenant_id, key) do nothing returning key`,
+    );
+    const claimed = new Set(inserted.map((r) => r.key));
+    const holders = requests.map((r) => (claimed.delete(r.key) ? null : r.key));
+    const others = [...new Set(holders.filter((k): k is string => k !== null))];
+    const rows =
+      others.length === 0
+        ? []
+        : await queryRows<KeyRow>(
+            tx,
+            sql`select key, fingerprint, status, body, extract(epoch from now() - created_at)::float8 as age_seconds
+                from idempotency_keys where tenant_id = ${tenantId} and key in (${sql.join(
+                  others.map((k) => sql`${k}`),
+                  sql`, `,
+                )})`,
+          );
+    const byKey = new Map(rows.map((r) => [r.key, r]));
+    // A key gone since the insert was released by its failed request just then: still in use for
+    // this one, which is asked to come back (and will claim it).
+    return requests.map((r, i) =>
+      holders[i] === null ? null : (byKey.get(r.key) ?? { key: r.key, fingerprint: r.fingerprint, status: null, body: null, age_seconds: 0 }),
+    );
+  });
+}
+
+/** The answers and releases of one company sent together, in one transaction. */
+async function settleTogether(db: Db, settlements: Settlement[]): Promise<void[]> {
+  const { tenantId } = settlements[0]!;
+  await withTenant(db, tenantId, async (tx) => {
+    await tx.execute(NO_FLUSH);
+    const answered = settlements.filter((s) => s.answer !== null);
+    const released = settlements.filter((s) => s.answer === null).map((s) => s.key);
+    if (answered.length > 0) {
+      const values = sql.join(
+        answered.map((s) => sql`(${s.key}, ${s.answer!.status}::int, ${s.answer!.body})`),
+        sql`, `,
+      );
+      await tx.execute(
+        sql`update idempotency_keys k set status = v.status, body = v.body from (values ${values}) as v(key, status, body)
+            where k.tenant_id = ${tenantId} and k.key = v.key`,
+      );
+    }
+    if (released.length > 0) {
+      await tx.execute(
+        sql`delete from idempotency_keys where tenant_id = ${tenantId} and status is null and key in (${sql.join(
+          released.map((k) => sql`${k}`),
+          sql`, `,
+        )})`,
+      );
+    }
+  });
+  return settlements.map(() => undefined);
+}
 
 /** Answers the earlier request's stored answer, or refuses (see the module comment). */
 function answerFromEarlier(reply: FastifyReply, row: KeyRow, fingerprint: string): FastifyReply {
@@ -117,32 +184,6 @@ function answerFromEarlier(reply: FastifyReply, row: KeyRow, fingerprint: string
   reply.status(row.status).header(REPLAYED_HEADER, 'true');
   if (!row.body) return reply.send();
   return reply.type('application/json; charset=utf-8').send(row.body);
-}
-
-/**
- * Stores the answer of a claimed request that succeeded, or releases the claim of one that failed.
- * A failure to store is logged, not answered: the write is done, and the claim, left without an
- * answer, turns away a repeat of it.
- */
-async function settle(db: Db, request: FastifyRequest, reply: FastifyReply, payload: unknown): Promise<void> {
-  const held = claims.get(request);
-  if (!held) return;
-  claims.delete(request);
-  const { tenantId, key } = held;
-  const succeeded = reply.statusCode >= 200 && reply.statusCode < 300;
-  const body = typeof payload === 'string' ? payload : '';
-  try {
-    await withTenant(db, tenantId, async (tx) => {
-      await tx.execute(NO_FLUSH);
-      await tx.execute(
-        succeeded
-          ? sql`update idempotency_keys set status = ${reply.statusCode}, body = ${body} where tenant_id = ${tenantId} and key = ${key}`
-          : sql`delete from idempotency_keys where tenant_id = ${tenantId} and key = ${key} and status is null`,
-      );
-    });
-  } catch (err) {
-    request.log.warn({ err, key }, 'idempotency key not settled');
-  }
 }
 
 /**
@@ -164,13 +205,16 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
     schema['x-errors'] = [...(schema['x-errors'] ?? []), 'IDEMPOTENCY_KEY_IN_USE', 'IDEMPOTENCY_KEY_REUSED', 'CONFLICT'];
   });
 
+  const claim = batch((requests: ClaimRequest[]) => claimTogether(db, requests), (r) => r.tenantId, { lanes: BATCH_LANES });
+  const settle = batch((settlements: Settlement[]) => settleTogether(db, settlements), (s) => s.tenantId, { lanes: BATCH_LANES });
+
   app.addHook('preHandler', async (request, reply) => {
     if (!request.routeOptions.config?.idempotent) return;
     const key = (request.headers as { 'idempotency-key'?: string })['idempotency-key'];
     if (key === undefined) return;
     const { tenantId } = request.who;
     const fingerprint = fingerprintOf(request);
-    const earlier = await claim(db, tenantId, key, fingerprint);
+    const earlier = await claim({ tenantId, key, fingerprint });
     if (earlier === null) {
       claims.set(request, { tenantId, key });
       return;
@@ -178,8 +222,19 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
     return answerFromEarlier(reply, earlier, fingerprint);
   });
 
+  // The answer is stored before it is sent. A failure to store it is logged, not answered: the
+  // write is done, and its claim, left without an answer, turns away a repeat of it.
   app.addHook('onSend', async (request, reply, payload) => {
-    await settle(db, request, reply, payload);
+    const held = claims.get(request);
+    if (!held) return payload;
+    claims.delete(request);
+    const succeeded = reply.statusCode >= 200 && reply.statusCode < 300;
+    const answer = succeeded ? { status: reply.statusCode, body: typeof payload === 'string' ? payload : '' } : null;
+    try {
+      await settle({ ...held, answer });
+    } catch (err) {
+      request.log.warn({ err, key: held.key }, 'idempotency key not settled');
+    }
     return payload;
   });
 }
