@@ -15,7 +15,8 @@
  *   refused with 409 CONFLICT, which says to check the stock before sending the change again;
  * - a key sent with another method, path or body is refused with 422 IDEMPOTENCY_KEY_REUSED.
  *
- * Keys are kept at least IDEMPOTENCY_KEEP_HOURS; each claim deletes its company's older ones.
+ * Keys are kept at least IDEMPOTENCY_KEEP_HOURS: an older key is claimed afresh, and a claim deletes
+ * its company's older keys, at most every PURGE_EVERY_MINUTES per process.
  * Requests without the header are written as before, with no replay.
  */
 import { createHash } from 'node:crypto';
@@ -93,6 +94,12 @@ const NO_FLUSH = sql`set local synchronous_commit = off`;
 /** Claims or settlements of one company sent at the same moment go in one transaction (lib/batch.ts), two at a time. */
 const BATCH_LANES = 2;
 
+/** Minutes between two deletions of a company's expired keys by this process. */
+const PURGE_EVERY_MINUTES = 10;
+
+/** When this process last deleted each company's expired keys (ms since 1970). */
+const lastPurge = new Map<string, number>();
+
 /**
  * The claims of one company sent together, in one transaction: each company's keys older than
  * IDEMPOTENCY_KEEP_HOURS deleted, every key inserted unless present, and the rows of those that
@@ -104,18 +111,29 @@ async function claimTogether(db: Db, requests: ClaimRequest[]): Promise<(KeyRow 
   const { tenantId } = requests[0]!;
   return withTenant(db, tenantId, async (tx) => {
     await tx.execute(NO_FLUSH);
-    await tx.execute(
-      sql`delete from idempotency_keys where tenant_id = ${tenantId} and created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEEP_HOURS})`,
-    );
+    // Expired keys go at most every PURGE_EVERY_MINUTES: kept a little past IDEMPOTENCY_KEEP_HOURS
+    // costs nothing, a range scan on every write did.
+    if ((lastPurge.get(tenantId) ?? 0) < Date.now() - PURGE_EVERY_MINUTES * 60_000) {
+      lastPurge.set(tenantId, Date.now());
+      await tx.execute(
+        sql`delete from idempotency_keys where tenant_id = ${tenantId} and created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEEP_HOURS})`,
+      );
+    }
     // A claim being inserted by another transaction makes this insert wait for it, and claims
     // commit at once: the rows read next are committed claims.
+    // Each key once (its first request's fingerprint); an expired key left by the purge's pause is
+    // claimed afresh, as if it were gone.
+    const unique = requests.filter((r, i) => requests.findIndex((other) => other.key === r.key) === i);
     const values = sql.join(
-      requests.map((r) => sql`(${tenantId}::uuid, ${r.key}, ${r.fingerprint})`),
+      unique.map((r) => sql`(${tenantId}::uuid, ${r.key}, ${r.fingerprint})`),
       sql`, `,
     );
     const inserted = await queryRows<{ key: string }>(
       tx,
-      sql`insert into idempotency_keys (tenant_id, key, fingerprint) values ${values} on conflict (tenant_id, key) do nothing returning key`,
+      sql`insert into idempotency_keys (tenant_id, key, fingerprint) values ${values}
+          on conflict (tenant_id, key) do update set fingerprint = excluded.fingerprint, status = null, body = null, created_at = now()
+          where idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEEP_HOURS})
+          returning key`,
     );
     const claimed = new Set(inserted.map((r) => r.key));
     const holders = requests.map((r) => (claimed.delete(r.key) ? null : r.key));
@@ -147,15 +165,10 @@ async function settleTogether(db: Db, settlements: Settlement[]): Promise<void[]
     await tx.execute(NO_FLUSH);
     const answered = settlements.filter((s) => s.answer !== null);
     const released = settlements.filter((s) => s.answer === null).map((s) => s.key);
-    if (answered.length > 0) {
-      const values = sql.join(
-        answered.map((s) => sql`(${s.key}, ${s.answer!.status}::int, ${s.answer!.body})`),
-        sql`, `,
-      );
-      await tx.execute(
-        sql`update idempotency_keys k set status = v.status, body = v.body from (values ${values}) as v(key, status, body)
-            where k.tenant_id = ${tenantId} and k.key = v.key`,
-      );
+    // One statement per key, each a primary-key lookup: a join with a list of answers is planned
+    // on the table's statistics, which lag behind a table this young and busy (a scan per batch).
+    for (const { key, answer } of answered) {
+      await tx.execute(sql`update idempotency_keys set status = ${answer!.status}, body = ${answer!.body} where tenant_id = ${tenantId} and key = ${key}`);
     }
     if (released.length > 0) {
       await tx.execute(

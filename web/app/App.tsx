@@ -1,11 +1,28 @@
-/** The app root: the router, the data cache and toasts. */
-import { useEffect, useRef, useState } from 'react';
+/**
+ * The app root: the router, the data cache (kept on the device for offline reading: OfflineCache),
+ * the outbox of stock changes kept on the phone (OutboxRunner) and toasts.
+ */
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from 'react-hot-toast';
 import { BrowserRouter, useLocation, useNavigate } from 'react-router';
 import { dropFirstScreenRequests } from '../lib/first-screen-requests';
+import { OfflineCache } from './offline/OfflineCache';
 import { createQueryClient } from './query-client';
 import { AppRoutes } from './router';
+
+/**
+ * The outbox runner, loaded after the first screen: the outbox and its IndexedDB code are not part
+ * of /login's and the dashboard's first download (decision 016). Code that cannot load (the
+ * network gone before it arrived, without the service worker's copy) leaves nothing running
+ * rather than breaking the page.
+ */
+const OutboxRunner = lazy(() =>
+  import('./OutboxRunner').then(
+    (m) => ({ default: m.OutboxRunner }),
+    () => ({ default: () => null }),
+  ),
+);
 
 /** The data cache, which may move the user (after a plan error), and the screens. */
 function Providers() {
@@ -25,6 +42,10 @@ function Providers() {
   );
   return (
     <QueryClientProvider client={queryClient}>
+      <OfflineCache />
+      <Suspense fallback={null}>
+        <OutboxRunner />
+      </Suspense>
       <AppRoutes />
       {/* The product's toast durations: 4 s, successes 2 s; the library keeps at most 20. */}
       <Toaster

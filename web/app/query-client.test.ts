@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { MutationObserver } from '@tanstack/react-query';
+import { MutationObserver, onlineManager } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { ApiError } from '../lib/api-error';
 import { createQueryClient } from './query-client';
@@ -61,5 +61,45 @@ describe('query client: plan errors of mutations', () => {
     await failMutation(createQueryClient(router), new ApiError('FORBIDDEN', 'Your role does not allow this action.', 403));
     expect(toast.error).not.toHaveBeenCalled();
     expect(router.navigate).not.toHaveBeenCalled();
+  });
+});
+
+describe('query client: offline', () => {
+  beforeEach(() => {
+    vi.mocked(toast.error).mockClear();
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+  });
+  afterEach(() => {
+    onlineManager.setOnline(true);
+    vi.unstubAllGlobals();
+    vi.restoreAllMocks();
+  });
+
+  /** Fails a units query (even offline: networkMode 'always') with a server error. */
+  async function failUnits(client: ReturnType<typeof createQueryClient>) {
+    await client
+      .fetchQuery({
+        queryKey: ['units'],
+        queryFn: () => Promise.reject(new ApiError('INTERNAL', 'Something went wrong. Please try again.', 500)),
+        meta: { errorMessage: 'Failed to load units' },
+        networkMode: 'always',
+      })
+      .catch(() => undefined);
+  }
+
+  it('toasts a failed query online, never offline', async () => {
+    const client = createQueryClient(fakeRouter('/units'));
+    onlineManager.setOnline(false);
+    await failUnits(client);
+    expect(toast.error).not.toHaveBeenCalled();
+    onlineManager.setOnline(true);
+    await failUnits(client);
+    expect(toast.error).toHaveBeenCalledExactlyOnceWith('Failed to load units', { id: 'Failed to load units' });
+  });
+
+  it('starts offline when the browser says it has no network', () => {
+    vi.stubGlobal('navigator', { onLine: false });
+    createQueryClient(fakeRouter('/units'));
+    expect(onlineManager.isOnline()).toBe(false);
   });
 });

@@ -2,12 +2,17 @@
  * The app's TanStack Query client. Failed queries retry only when the network failed (up to 3
  * times, 1 s apart — docs/product.md "Constants and limits"); a query names its toast text in `meta.errorMessage`. A
  * mutation refused because of the plan takes the user to the plans (handle-plan-error.ts).
+ *
+ * Offline (docs/decisions/048-offline-reads.md), queries wait for the network instead of failing
+ * (TanStack's `onlineManager`), and a query that fails anyway shows no toast: the screens show
+ * the data read earlier, or say they have none.
  */
-import { MutationCache, QueryCache, QueryClient } from '@tanstack/react-query';
+import { MutationCache, onlineManager, QueryCache, QueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { handlePlanError, isPlanError, type AppNavigation } from '../features/subscription/handle-plan-error';
 import { hasErrorCode, isNetworkError } from '../lib/api-error';
 import { recheckSession } from '../lib/auth-client';
+import { seedOnlineState } from '../lib/offline-status';
 import { subscriptionKey } from '../lib/queries/subscription-key';
 
 declare module '@tanstack/react-query' {
@@ -44,6 +49,7 @@ function handleSubscriptionRequired(queryClient: QueryClient, error: unknown): b
  * @param navigation the app's router, for taking the user to the plans after a plan error.
  */
 export function createQueryClient(navigation: AppNavigation): QueryClient {
+  seedOnlineState();
   const queryClient: QueryClient = new QueryClient({
     queryCache: new QueryCache({
       onError(error, query) {
@@ -55,6 +61,8 @@ export function createQueryClient(navigation: AppNavigation): QueryClient {
         if (handleSubscriptionRequired(queryClient, error)) return;
         // An unknown id (e.g. a deleted unit's old link): the screen says "not found" itself.
         if (hasErrorCode(error, 'NOT_FOUND')) return;
+        // Offline, the screen shows what it kept or says it has nothing (OfflineNote.tsx).
+        if (!onlineManager.isOnline()) return;
         const message = query.meta?.errorMessage;
         // The id keeps one toast per message when several queries or refetches fail together.
         if (message) toast.error(message, { id: message });

@@ -1,12 +1,66 @@
 /**
  * Layout of the signed-in screens (docs/product.md "Screens: Route table"): sidebar, a top bar with the menu button on
- * phones, and the screen itself with the trial pill above it.
+ * phones, the offline banner while offline, and the screen itself with the trial pill above it.
+ *
+ * Offline (docs/decisions/048-offline-reads.md), a screen that needs a connection and was not
+ * already open says so here instead of loading its code, which may not be on the device (the
+ * service worker leaves Reports out, decision 046); online, what Count needs offline is read in
+ * idle time.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Menu } from 'lucide-react';
-import { Outlet } from 'react-router';
+import { useQueryClient } from '@tanstack/react-query';
+import { Outlet, useLocation } from 'react-router';
+import { useOnline } from '../../lib/offline-status';
+import { NeedsConnection, onlineOnlyScreenAt } from '../offline/OnlineOnly';
+import { OfflineBanner } from './OfflineBanner';
 import { Sidebar } from './Sidebar';
 import { TrialPill } from './TrialPill';
+
+/**
+ * '3 changes waiting to be sent' (docs/product.md "Offline use"), loaded after the shell: the
+ * outbox's IndexedDB code stays out of the dashboard's first download (decision 016).
+ */
+const PendingChangesStatus = lazy(() =>
+  import('../../components/PendingChangesStatus').then(
+    (m) => ({ default: m.PendingChangesStatus }),
+    () => ({ default: () => null }),
+  ),
+);
+
+/**
+ * The online-only screen to replace by its sentence: offline, at a path that needs a connection,
+ * unless that path was the one shown when the network went (its screen, already loaded, hides
+ * itself and keeps its state: OnlineOnly).
+ */
+function useOfflineStandIn(): ReturnType<typeof onlineOnlyScreenAt> {
+  const online = useOnline();
+  const { pathname } = useLocation();
+  // The path last shown online (none when the shell first showed offline).
+  const [shownOnline, setShownOnline] = useState(() => (online ? pathname : null));
+  if (online && shownOnline !== pathname) setShownOnline(pathname);
+  return online || shownOnline === pathname ? undefined : onlineOnlyScreenAt(pathname);
+}
+
+/** Each time the shell is shown online, reads in idle time what Count needs offline (web/app/offline/warm-up.ts). */
+function useOfflineWarmUp() {
+  const queryClient = useQueryClient();
+  const online = useOnline();
+  useEffect(() => {
+    if (!online) return;
+    let cancel: (() => void) | undefined;
+    let cancelled = false;
+    void import('../offline/warm-up')
+      .then(({ warmUpOfflineScreens }) => {
+        if (!cancelled) cancel = warmUpOfflineScreens(queryClient);
+      })
+      .catch(() => undefined);
+    return () => {
+      cancelled = true;
+      cancel?.();
+    };
+  }, [online, queryClient]);
+}
 
 const SIDEBAR_ID = 'app-sidebar';
 
@@ -16,6 +70,8 @@ export function AppShell() {
   const menuButton = useRef<HTMLButtonElement>(null);
 
   const closeMenu = useCallback(() => setMenuOpen(false), []);
+  const standIn = useOfflineStandIn();
+  useOfflineWarmUp();
 
   useEffect(() => {
     if (!menuOpen) return;
@@ -33,20 +89,23 @@ export function AppShell() {
 
   return (
     <div className="min-h-dvh">
-      <header className="sticky top-0 z-20 flex items-center gap-3 border-b border-slate-200 bg-white px-2 py-2 lg:hidden print:hidden">
-        <button
-          ref={menuButton}
-          type="button"
-          onClick={() => setMenuOpen(true)}
-          aria-label="Open menu"
-          aria-controls={SIDEBAR_ID}
-          aria-expanded={menuOpen}
-          className="flex size-12 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100"
-        >
-          <Menu className="size-7" aria-hidden="true" />
-        </button>
-        <span className="text-lg font-bold text-slate-900">Inventory Manager</span>
-      </header>
+      <div className="sticky top-0 z-20 print:hidden">
+        <header className="flex items-center gap-3 border-b border-slate-200 bg-white px-2 py-2 lg:hidden">
+          <button
+            ref={menuButton}
+            type="button"
+            onClick={() => setMenuOpen(true)}
+            aria-label="Open menu"
+            aria-controls={SIDEBAR_ID}
+            aria-expanded={menuOpen}
+            className="flex size-12 items-center justify-center rounded-lg text-slate-700 hover:bg-slate-100"
+          >
+            <Menu className="size-7" aria-hidden="true" />
+          </button>
+          <span className="text-lg font-bold text-slate-900">Inventory Manager</span>
+        </header>
+        <OfflineBanner />
+      </div>
 
       {menuOpen && (
         // A press anywhere outside the open menu closes it.
@@ -57,7 +116,12 @@ export function AppShell() {
       <main className="px-4 pt-6 pb-10 sm:px-6 lg:ml-72 lg:px-10 lg:pt-10 print:m-0 print:p-0">
         <div className="mx-auto max-w-6xl">
           <TrialPill />
-          <Outlet />
+          <Suspense fallback={null}>
+            <div className="mb-4 empty:hidden">
+              <PendingChangesStatus />
+            </div>
+          </Suspense>
+          {standIn ? <NeedsConnection screen={standIn} /> : <Outlet />}
         </div>
       </main>
     </div>

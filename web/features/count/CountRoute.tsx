@@ -1,15 +1,19 @@
 /**
  * /garages/:garageId/count and /unit/:unitId/count: count mode (stocktake) of a garage or a unit
  * (docs/product.md "Screens: Count"), behind the expired-trial gate. Each route loads the place's
- * stock, the company's items and the company (the draft's key), then shows the count screen.
+ * stock, the company's items and the company (the draft's key), then shows the count screen;
+ * offline, from the data kept on the device, with 'Offline — as of {time}' of the place's stock
+ * (docs/decisions/048-offline-reads.md).
  */
 import { Link, useParams } from 'react-router';
 import type { UseQueryResult } from '@tanstack/react-query';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
+import { NotOpenedOffline, OfflineNote } from '../../components/OfflineNote';
 import { buttonClasses } from '../../components/ui/Button';
 import { LoadError } from '../../components/ui/LoadError';
 import { PageSpinner } from '../../components/ui/PageSpinner';
 import { hasErrorCode } from '../../lib/api-error';
+import { useOnline } from '../../lib/offline-status';
 import { useGarages } from '../../lib/queries/get-garages';
 import { useItems } from '../../lib/queries/get-items';
 import { useMe } from '../../lib/queries/get-me';
@@ -47,22 +51,29 @@ function NotFound({ backTo }: { backTo: { path: string; label: string } }) {
 function CountLoader({ place, placeQuery, loaded, backTo, reload }: CountLoaderProps) {
   const items = useItems();
   const me = useMe();
+  const online = useOnline();
   const queries: UseQueryResult<unknown>[] = [placeQuery, items, me];
   if (loaded === null || hasErrorCode(placeQuery.error, 'NOT_FOUND')) return <NotFound backTo={backTo} />;
   if (!loaded || !items.data || !me.data?.tenant) {
+    if (!online) return <NotOpenedOffline />;
     return queries.some((q) => q.isError) ? <LoadError onRetry={() => queries.forEach((q) => q.isError && void q.refetch())} /> : <PageSpinner />;
   }
   return (
-    <CountScreen
-      key={`${place.kind}.${place.id}`}
-      tenantId={me.data.tenant.id}
-      place={place}
-      placeName={loaded.name}
-      backTo={backTo}
-      stock={loaded.stock}
-      items={items.data}
-      reload={reload}
-    />
+    <>
+      <div className="mx-auto max-w-3xl">
+        <OfflineNote updatedAt={placeQuery.dataUpdatedAt} className="mb-4" />
+      </div>
+      <CountScreen
+        key={`${place.kind}.${place.id}`}
+        tenantId={me.data.tenant.id}
+        place={place}
+        placeName={loaded.name}
+        backTo={backTo}
+        stock={loaded.stock}
+        items={items.data}
+        reload={reload}
+      />
+    </>
   );
 }
 

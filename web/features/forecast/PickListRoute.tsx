@@ -3,7 +3,8 @@
  * garage on one day (tomorrow in the company's time zone unless `?date=` says otherwise), by
  * property in arrival order. Quantities can be changed; 'Mark as delivered' moves a property's
  * lines from the garage as restock transfers, with Undo in its toast. Made for a phone held in
- * one hand, and for paper: Print leaves out the sidebar and the buttons.
+ * one hand, and for paper: Print leaves out the sidebar and the buttons. Offline, the list read
+ * earlier with 'Offline — as of {time}' (docs/decisions/048-offline-reads.md).
  */
 import { useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
@@ -12,12 +13,14 @@ import { ArrowLeft, Printer } from 'lucide-react';
 import type { PickListAnswer, PickListUnit } from '../../../common/contracts/forecast';
 import { garageQuantities, itemNames } from '../../../common/pick-list';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
+import { NotOpenedOffline, OfflineNote } from '../../components/OfflineNote';
 import { Button, buttonClasses } from '../../components/ui/Button';
 import { FormAlert } from '../../components/ui/FormAlert';
 import { LoadError } from '../../components/ui/LoadError';
 import { PageSpinner } from '../../components/ui/PageSpinner';
 import { actionErrorMessage, ApiError, hasErrorCode } from '../../lib/api-error';
 import { formatCalendarDay } from '../../lib/format';
+import { useOnline } from '../../lib/offline-status';
 import { useDeliverPickList } from './api/deliver-pick-list';
 import { isChangeKept } from '../../lib/stock-write';
 import { toastKept } from '../../components/kept-change-toast';
@@ -172,12 +175,14 @@ function PickListScreen({ garageId }: { garageId: string }) {
   const [params, setParams] = useSearchParams();
   const date = params.get('date') ?? undefined;
   const pickList = usePickList(garageId, date);
+  const online = useOnline();
   if (hasErrorCode(pickList.error, 'NOT_FOUND')) return <GarageNotFound />;
   const answer = pickList.data;
   // A day the server refuses (in the past, too far ahead) keeps the field, with the reason, so that another day can be chosen.
   const refused = pickList.error instanceof ApiError && pickList.error.status === 400 ? pickList.error.message : undefined;
   let content;
   if (answer) content = <PickListContent key={answer.date} answer={answer} />;
+  else if (!online) content = <NotOpenedOffline />;
   else if (refused) content = <FormAlert message={refused} />;
   else if (pickList.isError) content = <LoadError onRetry={() => void pickList.refetch()} />;
   else content = <PageSpinner />;
@@ -199,6 +204,7 @@ function PickListScreen({ garageId }: { garageId: string }) {
           </Button>
         </div>
       </header>
+      <OfflineNote updatedAt={pickList.dataUpdatedAt} />
       {/* Keyed by day (above): quantities typed for one day do not carry over to another. */}
       {content}
       <OrderForecastPanel garageId={garageId} />

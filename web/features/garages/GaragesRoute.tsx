@@ -1,14 +1,19 @@
-/** /garages: storage locations with their stock, Add Garage, inline edit, delete, Count (docs/product.md "Screens: Garages"). */
+/**
+ * /garages: storage locations with their stock, Add Garage, inline edit, delete, Count (docs/product.md "Screens: Garages").
+ * Offline, the garages read earlier with 'Offline — as of {time}' (docs/decisions/048-offline-reads.md).
+ */
 import { useState } from 'react';
 import { Plus, Warehouse } from 'lucide-react';
 import type { Garage } from '../../../common/contracts/stock';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
+import { NotOpenedOffline, OfflineNote } from '../../components/OfflineNote';
 import { Button } from '../../components/ui/Button';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { LoadError } from '../../components/ui/LoadError';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { PageSpinner } from '../../components/ui/PageSpinner';
 import { hasErrorCode } from '../../lib/api-error';
+import { useOnline } from '../../lib/offline-status';
 import { useGarages } from '../../lib/queries/get-garages';
 import { useDeleteGarage } from './api/delete-garage';
 import { AddGarageDialog } from './components/AddGarageDialog';
@@ -18,6 +23,7 @@ import { usePermission } from '../../lib/use-permission';
 
 function GaragesScreen() {
   const garages = useGarages();
+  const online = useOnline();
   const remove = useDeleteGarage();
   const manage = usePermission('storage');
   const [adding, setAdding] = useState(false);
@@ -40,7 +46,9 @@ function GaragesScreen() {
   };
 
   let content;
-  if (!garages.data) {
+  if (!garages.data && !online) {
+    content = <NotOpenedOffline />;
+  } else if (!garages.data) {
     content = garages.isError ? <LoadError onRetry={() => void garages.refetch()} /> : <PageSpinner />;
   } else if (garages.data.length === 0) {
     content = (
@@ -77,6 +85,7 @@ function GaragesScreen() {
           )
         }
       />
+      <OfflineNote updatedAt={garages.dataUpdatedAt} className="mb-4" />
       {content}
       <AddGarageDialog open={adding} onClose={() => setAdding(false)} />
       <ConfirmDialog

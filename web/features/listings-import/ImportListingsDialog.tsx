@@ -7,6 +7,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Check } from 'lucide-react';
+import { OnlineOnly } from '../../app/offline/OnlineOnly';
 import type { HostawayConnection, HostawayListing } from '../../../common/contracts/listings-import';
 import { Button } from '../../components/ui/Button';
 import { Dialog, DialogActions } from '../../components/ui/Dialog';
@@ -302,11 +303,13 @@ interface ImportListingsDialogProps {
   onClose: () => void;
 }
 
-/** The dialog; closed, nothing is mounted (a new opening starts afresh). */
+/** The dialog; closed, nothing is mounted (a new opening starts afresh). Offline, the sentence that the import needs a connection. */
 export function ImportListingsDialog({ open, onClose }: ImportListingsDialogProps) {
   return (
     <Dialog open={open} onClose={onClose} title="Import Listings from Hostaway">
-      <DialogBody />
+      <OnlineOnly screen="import">
+        <DialogBody />
+      </OnlineOnly>
       <DialogActions>
         <Button variant="secondary" onClick={onClose}>
           Close

@@ -5,6 +5,7 @@
  */
 import { useState } from 'react';
 import { ChartColumn, MessageSquare } from 'lucide-react';
+import { OnlineOnly } from '../../app/offline/OnlineOnly';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button } from '../../components/ui/Button';
 import { PageHeader } from '../../components/ui/PageHeader';
@@ -40,11 +41,13 @@ function ReportsScreen() {
   );
 }
 
-/** The Reports screen behind the expired-trial gate. */
+/** The Reports screen behind the expired-trial gate; offline, the sentence that reports need a connection. */
 export function ReportsRoute() {
   return (
-    <SubscriptionGate message="Your trial has expired. Please subscribe to access reports.">
-      <ReportsScreen />
-    </SubscriptionGate>
+    <OnlineOnly screen="reports">
+      <SubscriptionGate message="Your trial has expired. Please subscribe to access reports.">
+        <ReportsScreen />
+      </SubscriptionGate>
+    </OnlineOnly>
   );
 }

@@ -3,6 +3,7 @@
  * limits, the Monthly/Yearly switch, one card per plan with Subscribe, and the billing note.
  */
 import { useState } from 'react';
+import { OnlineOnly } from '../../app/offline/OnlineOnly';
 import { LoadError } from '../../components/ui/LoadError';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { PageSpinner } from '../../components/ui/PageSpinner';
@@ -47,8 +48,7 @@ function Plans({ billingInterval }: { billingInterval: BillingInterval }) {
   );
 }
 
-/** The Subscription screen. */
-export function SubscriptionRoute() {
+function SubscriptionScreen() {
   useCheckoutReturn();
   const [billingInterval, setBillingInterval] = useState<BillingInterval>('year');
   const { data: status } = useSubscriptionStatus();
@@ -69,5 +69,14 @@ export function SubscriptionRoute() {
         </p>
       </div>
     </>
+  );
+}
+
+/** The Subscription screen; offline, the sentence that plans and billing need a connection. */
+export function SubscriptionRoute() {
+  return (
+    <OnlineOnly screen="subscription">
+      <SubscriptionScreen />
+    </OnlineOnly>
   );
 }

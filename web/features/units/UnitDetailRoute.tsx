@@ -10,6 +10,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import { ArrowLeft, ClipboardList, MapPin, PackageCheck, PackagePlus, Pencil, ScanLine, Warehouse } from 'lucide-react';
 import { isBelowMinimum, type Unit, type UnitStockRow as UnitStockRowData } from '../../../common/contracts/stock';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
+import { NotOpenedOffline, OfflineNote } from '../../components/OfflineNote';
 import { ScanDialog } from '../../components/scanner/ScanDialog';
 import { Button, buttonClasses } from '../../components/ui/Button';
 import { UpcomingStays } from '../../app/cross-feature';
@@ -18,6 +19,7 @@ import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { LoadError } from '../../components/ui/LoadError';
 import { PageSpinner } from '../../components/ui/PageSpinner';
 import { hasErrorCode } from '../../lib/api-error';
+import { useOnline } from '../../lib/offline-status';
 import { useGarages } from '../../lib/queries/get-garages';
 import { useUnit } from '../../lib/queries/get-unit';
 import { useRemoveUnitStock } from './api/remove-unit-stock';
@@ -204,6 +206,7 @@ function UnitNotFound() {
 
 function UnitDetailScreen({ unitId }: { unitId: string }) {
   const unit = useUnit(unitId);
+  const online = useOnline();
   /** The edit form is open; `garage` when opened to change the garage. */
   const [editing, setEditing] = useState<'closed' | 'unit' | 'garage'>('closed');
   const [adding, setAdding] = useState(false);
@@ -211,11 +214,20 @@ function UnitDetailScreen({ unitId }: { unitId: string }) {
 
   if (!unit.data) {
     if (hasErrorCode(unit.error, 'NOT_FOUND')) return <UnitNotFound />;
+    if (!online) {
+      return (
+        <div className="flex flex-col gap-4">
+          <div>{backLink}</div>
+          <NotOpenedOffline />
+        </div>
+      );
+    }
     return unit.isError ? <LoadError onRetry={() => void unit.refetch()} /> : <PageSpinner />;
   }
   return (
     <div className="mx-auto -mt-2 flex max-w-3xl flex-col gap-4">
       <div>{backLink}</div>
+      <OfflineNote updatedAt={unit.dataUpdatedAt} />
       <UnitHeader unit={unit.data} onEdit={(focusGarage) => setEditing(focusGarage ? 'garage' : 'unit')} />
       <UnitStock unit={unit.data} onAdd={() => setAdding(true)} onScan={() => setScanning(true)} />
       <UpcomingStays unitId={unit.data.id} />

@@ -1,6 +1,7 @@
 /**
  * /units: the units list (docs/product.md "Screens: Units") with search, Add Unit, the listing import
- * from Hostaway, delete, 'Quick Scan Items' (the AI photo scanner) and 'View Details'.
+ * from Hostaway, delete, 'Quick Scan Items' (the AI photo scanner) and 'View Details'. Offline, the
+ * list read earlier with 'Offline — as of {time}' (docs/decisions/048-offline-reads.md).
  */
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
@@ -8,6 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Download, House, Plus, Search } from 'lucide-react';
 import type { Unit } from '../../../common/contracts/stock';
 import { ImportListingsDialog } from '../../app/cross-feature';
+import { NotOpenedOffline, OfflineNote } from '../../components/OfflineNote';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button, buttonClasses } from '../../components/ui/Button';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
@@ -15,6 +17,7 @@ import { LoadError } from '../../components/ui/LoadError';
 import { ScanDialog } from '../../components/scanner/ScanDialog';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { PageSpinner } from '../../components/ui/PageSpinner';
+import { useOnline } from '../../lib/offline-status';
 import { unitsQuery, useUnits } from '../../lib/queries/get-units';
 import { useDeleteUnit } from './api/delete-unit';
 import { UnitCard } from './components/UnitCard';
@@ -45,6 +48,7 @@ function UnitsScreen() {
   const [deleting, setDeleting] = useState<Unit | null>(null);
   const [scanning, setScanning] = useState<Unit | null>(null);
   const [importing, setImporting] = useState(false);
+  const online = useOnline();
 
   const confirmDelete = () => {
     if (!deleting) return;
@@ -58,7 +62,9 @@ function UnitsScreen() {
   };
 
   let content;
-  if (!units.data) {
+  if (!units.data && !online) {
+    content = <NotOpenedOffline />;
+  } else if (!units.data) {
     content = units.isError ? <LoadError onRetry={() => void units.refetch()} /> : <PageSpinner />;
   } else if (units.data.length === 0) {
     content = <NoUnits />;
@@ -115,6 +121,7 @@ function UnitsScreen() {
           </>
         }
       />
+      <OfflineNote updatedAt={units.dataUpdatedAt} className="mb-4" />
       {content}
       <ConfirmDialog
         open={deleting !== null}

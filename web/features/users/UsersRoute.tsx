@@ -8,6 +8,7 @@ import { UserPlus, Users } from 'lucide-react';
 import type { Role } from '../../../common/contracts/session';
 import type { PendingInvitation, TeamMember } from '../../../common/contracts/team';
 import { roleNames } from '../../../common/permissions';
+import { OnlineOnly } from '../../app/offline/OnlineOnly';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button } from '../../components/ui/Button';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
@@ -168,11 +169,13 @@ function UsersScreen() {
   );
 }
 
-/** The Users screen behind the expired-trial gate. */
+/** The Users screen behind the expired-trial gate; offline, the sentence that it needs a connection. */
 export function UsersRoute() {
   return (
-    <SubscriptionGate message="Your trial has expired. Please subscribe to continue managing users.">
-      <UsersScreen />
-    </SubscriptionGate>
+    <OnlineOnly screen="users">
+      <SubscriptionGate message="Your trial has expired. Please subscribe to continue managing users.">
+        <UsersScreen />
+      </SubscriptionGate>
+    </OnlineOnly>
   );
 }

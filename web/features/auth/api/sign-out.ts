@@ -1,6 +1,7 @@
 /** Sign-out (better-auth POST /api/auth/sign-out). */
 import { useCallback } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
+import { clearOfflineCache } from '../../../app/offline/offline-cache';
 import { authClient } from '../../../lib/auth-client';
 import { expectSignOut } from '../../../lib/use-auth-state';
 import { runAuthCall } from './auth-request-error';
@@ -11,14 +12,17 @@ export function signOut(): Promise<void> {
 }
 
 /**
- * Returns a function that signs out, forgets all cached data and re-reads the session. A failed
- * sign-out call is only logged: the local state is cleared regardless.
+ * Returns a function that signs out, forgets all cached data — the data kept on the device for
+ * offline reading first, before the network is asked anything (docs/decisions/048-offline-reads.md)
+ * — and re-reads the session. A failed sign-out call is only logged: the local state is cleared
+ * regardless.
  */
 export function useSignOut(): () => Promise<void> {
   const queryClient = useQueryClient();
   const { refetch } = authClient.useSession();
   return useCallback(async () => {
     expectSignOut();
+    await clearOfflineCache();
     try {
       await signOut();
     } catch (error) {
