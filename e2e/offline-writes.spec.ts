@@ -85,6 +85,11 @@ test('changes made offline are kept, survive a reload, and are written once when
     const row = page.getByTestId('unit-stock-row').filter({ hasText: 'Bath Towel' });
     const count = row.getByRole('group', { name: 'Stock of Bath Towel' });
     await expect(count).toHaveText('0');
+    // The count screen opened once online, so that what it needs (the items) is on the phone.
+    await page.getByRole('link', { name: 'Count', exact: true }).click();
+    await expect(page.getByRole('heading', { name: 'Count Beach House' })).toBeVisible();
+    await page.getByRole('link', { name: 'Back to Beach House' }).click();
+    await expect(count).toHaveText('0');
 
     await context.setOffline(true);
     const plus = row.getByRole('button', { name: 'Increase Bath Towel' });
@@ -124,7 +129,8 @@ test('changes made offline are kept, survive a reload, and are written once when
 
     // The network is back: sent in order, each once.
     await context.setOffline(false);
-    await expect(page.getByText(/waiting to be sent/)).toHaveCount(0, { timeout: 30_000 });
+    await expect.poll(async () => (await keptChanges(page)).length, { timeout: 30_000 }).toBe(0);
+    await expect(page.getByText(/waiting to be sent/)).toHaveCount(0);
     expect(await held()).toEqual({ unit: 12, garage: 27 });
 
     // The same four sent again: answered by their keys, nothing written twice.

@@ -87,6 +87,9 @@ export function createQueryClient(navigation: AppNavigation): QueryClient {
         retry: (failureCount, error) => failureCount < MAX_RETRIES && isNetworkError(error),
         retryDelay: RETRY_DELAY_MS,
       },
+      // A write runs even offline, instead of waiting paused in memory: a stock write is then
+      // kept in the outbox (web/lib/stock-write.ts) and any other says the network is gone.
+      mutations: { networkMode: 'always' },
     },
   });
   return queryClient;

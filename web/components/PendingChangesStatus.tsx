@@ -14,15 +14,16 @@ export function PendingChangesStatus() {
   if (waiting.length === 0 && notSent.length === 0) return null;
   const refused = notSent.length > 0;
   return (
-    <Link
-      to="/pending-changes"
-      role="status"
-      className={`flex min-h-11 items-center gap-2 rounded-lg border px-3 py-2 text-base font-medium ${
-        refused ? 'border-red-200 bg-red-50 text-red-800' : 'border-amber-200 bg-amber-50 text-amber-900'
-      }`}
-    >
-      {refused ? <TriangleAlert className="size-5" aria-hidden="true" /> : <CloudOff className="size-5" aria-hidden="true" />}
-      {[waiting.length > 0 ? waitingText(waiting.length) : '', refused ? `${notSent.length} not sent` : ''].filter(Boolean).join(' · ')}
-    </Link>
+    <p role="status">
+      <Link
+        to="/pending-changes"
+        className={`inline-flex min-h-11 items-center gap-2 rounded-lg border px-3 py-2 text-base font-medium ${
+          refused ? 'border-red-200 bg-red-50 text-red-800' : 'border-amber-200 bg-amber-50 text-amber-900'
+        }`}
+      >
+        {refused ? <TriangleAlert className="size-5" aria-hidden="true" /> : <CloudOff className="size-5" aria-hidden="true" />}
+        {[waiting.length > 0 ? waitingText(waiting.length) : '', refused ? `${notSent.length} not sent` : ''].filter(Boolean).join(' · ')}
+      </Link>
+    </p>
   );
 }
