@@ -189,6 +189,7 @@ const screens: Screen[] = [
   { name: 'account', who: 'demo', path: '/account', title: 'Account', ready: (page) => page.getByRole('switch', { name: 'Morning email' }) },
   { name: 'unsubscribe', who: 'signed-out', path: '/unsubscribe', title: 'Unsubscribe', ready: heading('Turn off the morning email') },
   { name: 'subscription', who: 'demo', path: '/subscription', title: 'Subscription', ready: heading('Subscription Plans') },
+  { name: 'changes on this phone', who: 'demo', path: '/pending-changes', title: 'Changes on this phone', ready: heading('Changes on this phone') },
 ];
 
 const sizes = { desktop: { width: 1280, height: 800 }, phone: { width: 390, height: 844 } } as const;
