@@ -25,6 +25,10 @@ export default defineConfig({
         '--disable-sync',
       ],
     },
+    // Only the specs about the installable app and offline use let the service worker in
+    // (test.use({ serviceWorkers: 'allow' })): elsewhere each new page would precache the whole
+    // app shell (~800 kB, decision 046) for nothing.
+    serviceWorkers: 'block',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
   },

@@ -14,7 +14,7 @@ import { onboardedOperator } from './fixtures/account';
 import { freePort, startServer } from './fixtures/server';
 import { startSmtpSink } from './fixtures/smtp-sink';
 
-test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers: 'allow' });
 
 const BANNER = 'You are offline. Stock changes are kept on this phone and sent when the network is back.';
 

@@ -17,7 +17,7 @@ import { onboardedOperator } from './fixtures/account';
 import { freePort, startServer } from './fixtures/server';
 import { startSmtpSink } from './fixtures/smtp-sink';
 
-test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers: 'allow' });
 
 /** The changes kept in the phone's outbox (web/lib/outbox/outbox.ts: IndexedDB 'stock-keeper-outbox', store 'changes'). */
 function keptChanges(page: Page): Promise<unknown[]> {

@@ -75,6 +75,9 @@ function fetchStatuses(page: Page, urls: string[]): Promise<Record<string, numbe
   }, urls);
 }
 
+
+test.use({ serviceWorkers: 'allow' });
+
 test('installable: the manifest and its icons, the service worker, and the shell offline', async ({ page, context }) => {
   const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-pwa-'));
   const server = await startServer(await freePort(), { DATA_DIR: dataDir });
