@@ -179,3 +179,12 @@ export async function queryPrepared<T = Record<string, unknown>>(q: Queryable, n
  */
 export const pgArray = (values: readonly (string | number | null)[]): string =>
   `{${values.map((v) => (v === null ? 'NULL' : String(v))).join(',')}}`;
+
+/**
+ * A Postgres array literal of free text (`{"a","b \"c\""}`), each element double-quoted with its
+ * `"` and `\` escaped (the array input syntax of the PostgreSQL manual, "Arrays"): it binds as one
+ * text parameter, cast in the SQL (`${pgTextArray(keys)}::text[]`). Text with NUL is refused by
+ * PostgreSQL; callers pass validated text.
+ */
+export const pgTextArray = (values: readonly string[]): string =>
+  `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;

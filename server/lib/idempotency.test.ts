@@ -299,6 +299,76 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
     expect(await ledgerMismatches(t)).toEqual([]);
   });
 
+  it('claims keys in the write itself for the plus and minus taps: a batch of keys written once, sent again all replayed', async () => {
+    // Keys with the characters an array literal must escape, on the taps (claimed in their write)
+    // and on a count (claimed before its handler).
+    const odd = ['a"b', 'c\\d', 'e,f', '{g}', 'NULL', ' h '].map((k) => `${k}-${backend}`);
+    const taps = odd.map((key, i) => ({
+      key,
+      url: `/api/units/${s.unitId}/inventory/${towel}/${i % 2 === 0 ? 'transfer' : 'consume'}`,
+      body: { quantity: 1 + (i % 3) },
+    }));
+    const before = await movementCount(t, s.tenantId);
+    const first = await Promise.all(taps.map((tap) => send(t, s.cookie, 'POST', tap.url, tap.body, tap.key)));
+    for (const a of first) expect(a.statusCode, a.body).toBe(200);
+    // Three transfers (two rows each) and three consumptions (one each, the unit holds plenty).
+    expect(await movementCount(t, s.tenantId)).toBe(before + 9);
+    const again = await Promise.all(taps.map((tap) => send(t, s.cookie, 'POST', tap.url, tap.body, tap.key)));
+    again.forEach((a, i) => {
+      expect(a.headers[REPLAYED_HEADER], taps[i]!.key).toBe('true');
+      expect(a.body, taps[i]!.key).toBe(first[i]!.body);
+    });
+    expect(await movementCount(t, s.tenantId)).toBe(before + 9);
+
+    const expected = await unitQuantity(t, s, s.unitId, towel);
+    const count = { lines: [{ item_id: towel, expected, counted: expected }] };
+    const counted = await send(t, s.cookie, 'POST', `/api/units/${s.unitId}/count`, count, odd[0]);
+    expect(counted.statusCode).toBe(422);
+    const countKey = `count ${odd.join('')}`;
+    expect((await send(t, s.cookie, 'POST', `/api/units/${s.unitId}/count`, count, countKey)).statusCode).toBe(200);
+    expect((await send(t, s.cookie, 'POST', `/api/units/${s.unitId}/count`, count, countKey)).headers[REPLAYED_HEADER]).toBe('true');
+    expect(await ledgerMismatches(t)).toEqual([]);
+  });
+
+  it('writes a minus tap sent several times at the same moment once', async () => {
+    const url = `/api/units/${s.unitId}/inventory/${towel}/consume`;
+    for (let round = 0; round < 3; round++) {
+      const key = newKey();
+      const before = await movementCount(t, s.tenantId);
+      const answers = await Promise.all(Array.from({ length: 6 }, () => send(t, s.cookie, 'POST', url, { quantity: 1 }, key)));
+      const ok = answers.filter((a) => a.statusCode === 200);
+      expect(ok.filter((a) => a.headers[REPLAYED_HEADER] === undefined)).toHaveLength(1);
+      expect(new Set(ok.map((a) => a.body)).size).toBe(1);
+      for (const a of answers.filter((x) => x.statusCode !== 200)) expect(a.json().error.code).toBe('IDEMPOTENCY_KEY_IN_USE');
+      expect(await movementCount(t, s.tenantId)).toBe(before + 1);
+    }
+  });
+
+  it('answers a transfer that opened the unit’s row once, and releases the key of a refused one', async () => {
+    const other = await stockTenant(t, `keys-new-row-${backend}@example.com`);
+    const soap = other.itemIds['Coffee Pods']!;
+    await api(t, other.cookie, 'PUT', `/api/garages/${other.garageId}/inventory`, { inventory: [{ item_id: soap, quantity: 4 }] });
+    // The unit holds no row of the item, so the transfer opens it (in a transaction of its own).
+    expect((await api(t, other.cookie, 'DELETE', `/api/units/${other.unitId}/inventory/${soap}`)).statusCode).toBeLessThan(300);
+    const [rows] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from unit_inventory where tenant_id = ${other.tenantId} and unit_id = ${other.unitId} and item_id = ${soap}`);
+    expect(rows!.n).toBe(0);
+    const url = `/api/units/${other.unitId}/inventory/${soap}/transfer`;
+    const refusedKey = newKey();
+    const refused = await send(t, other.cookie, 'POST', url, { quantity: 5 }, refusedKey);
+    expect(refused.statusCode).toBe(409);
+    const [left] = await queryRows<{ n: number }>(t.database.db, sql`select count(*)::int as n from idempotency_keys where tenant_id = ${other.tenantId} and key = ${refusedKey}`);
+    expect(left!.n).toBe(0);
+    const key = newKey();
+    const first = await send(t, other.cookie, 'POST', url, { quantity: 3 }, key);
+    expect(first.statusCode, first.body).toBe(200);
+    expect(first.json()).toMatchObject({ unit_quantity: 3, garage_quantity: 1 });
+    const before = await movementCount(t, other.tenantId);
+    const repeat = await send(t, other.cookie, 'POST', url, { quantity: 3 }, key);
+    expect(repeat.headers[REPLAYED_HEADER]).toBe('true');
+    expect(repeat.body).toBe(first.body);
+    expect(await movementCount(t, other.tenantId)).toBe(before);
+  });
+
   it('makes an onboarding step sent twice with its key make one garage and one set of properties', async () => {
     const cookie = await signUpAndSignIn(t, `keys-onboarding-${backend}@example.com`);
     expect((await api(t, cookie, 'POST', '/api/onboarding/company', { company_name: 'Twice Rentals' })).statusCode).toBe(201);

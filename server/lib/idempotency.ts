@@ -16,24 +16,40 @@
  * - a key sent with another method, path or body is refused with 422 IDEMPOTENCY_KEY_REUSED.
  *
  * Keys are kept at least IDEMPOTENCY_KEEP_HOURS: an older key is claimed afresh, and a claim deletes
- * its company's older keys, at most every PURGE_EVERY_MINUTES per process.
+ * its company's older keys now and then (idempotency-store.ts).
  * Requests without the header are written as before, with no replay.
+ *
+ * A route with `config.idempotent: 'in-write'` claims and answers its key inside its write's own
+ * transaction instead (the stock commands written together, stock/batched.ts): its handler passes
+ * `answerOnce`'s key to the command, which gives it to `writeWithKeys` (idempotency-store.ts).
+ * Nothing then runs before or after the handler, and no crash can leave a write without its answer.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { idempotencyHeaders } from '../../common/contracts/idempotency';
-import { IDEMPOTENCY_KEEP_HOURS } from '../../common/idempotency';
 import type { Db } from '../db/client';
-import { queryRows } from '../db/client';
 import { withTenant } from '../db/tenant-tx';
 import { batch } from './batch';
 import { AppError } from './errors';
+import {
+  EarlierRequest,
+  insertClaims,
+  keyRows,
+  releaseClaims,
+  storeAnswers,
+  type KeyClaim,
+  type KeyInWrite,
+  type KeyRow,
+} from './idempotency-store';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** The route accepts `Idempotency-Key` (server/lib/idempotency.ts); it needs a tenant access. */
-    idempotent?: true;
+    /**
+     * The route accepts `Idempotency-Key` (server/lib/idempotency.ts); it needs a tenant access.
+     * 'in-write': its command claims and answers the key in its own transaction (`answerOnce`).
+     */
+    idempotent?: true | 'in-write';
   }
 }
 
@@ -51,6 +67,9 @@ interface Claim {
 
 const claims = new WeakMap<FastifyRequest, Claim>();
 
+/** The keys of requests to 'in-write' routes, for their handlers' `answerOnce`. */
+const keysInWrite = new WeakMap<FastifyRequest, KeyInWrite>();
+
 /** SHA-256 (hex) of what makes two requests the same: method, path with query, and body. */
 function fingerprintOf(request: FastifyRequest): string {
   return createHash('sha256')
@@ -58,20 +77,9 @@ function fingerprintOf(request: FastifyRequest): string {
     .digest('hex');
 }
 
-/** A key's row as the claim finds it. */
-interface KeyRow {
-  key: string;
-  fingerprint: string;
-  status: number | null;
-  body: string | null;
-  age_seconds: number;
-}
-
 /** One request's claim: its company, key and fingerprint. */
-interface ClaimRequest {
+interface ClaimRequest extends KeyClaim {
   tenantId: string;
-  key: string;
-  fingerprint: string;
 }
 
 /** What a request that settles its claim leaves: its answer on success, nothing on failure. */
@@ -84,76 +92,37 @@ interface Settlement {
 const inUseMessage = 'This change is still being saved. Try again in a moment.';
 
 /**
- * Claims and answers are committed without waiting for their WAL flush: the write that follows a
- * claim commits with a flush, which writes every WAL record before its own, the claim's included,
- * so a claim is durable whenever its write is; an answer lost in a crash leaves its claim without
- * one, which turns repeats away (module comment).
+ * Claims and answers in transactions of their own are committed without waiting for their WAL
+ * flush: the write that follows a claim commits with a flush, which writes every WAL record before
+ * its own, the claim's included, so a claim is durable whenever its write is; an answer lost in a
+ * crash leaves its claim without one, which turns repeats away (module comment).
  */
 const NO_FLUSH = sql`set local synchronous_commit = off`;
 
 /** Claims or settlements of one company sent at the same moment go in one transaction (lib/batch.ts), two at a time. */
 const BATCH_LANES = 2;
 
-/** Minutes between two deletions of a company's expired keys by this process. */
-const PURGE_EVERY_MINUTES = 10;
-
-/** When this process last deleted each company's expired keys (ms since 1970). */
-const lastPurge = new Map<string, number>();
-
 /**
- * The claims of one company sent together, in one transaction: each company's keys older than
- * IDEMPOTENCY_KEEP_HOURS deleted, every key inserted unless present, and the rows of those that
- * were. The first request of a key claims it; a later one of the same key in the batch finds it
- * claimed.
+ * The claims of one company sent together, in one transaction (idempotency-store.ts
+ * `insertClaims`). The first request of a key claims it; a later one of the same key in the batch
+ * finds it claimed.
  * @returns per request, in order: null when it holds the claim now, else the key's row
  */
 async function claimTogether(db: Db, requests: ClaimRequest[]): Promise<(KeyRow | null)[]> {
   const { tenantId } = requests[0]!;
   return withTenant(db, tenantId, async (tx) => {
     await tx.execute(NO_FLUSH);
-    // Expired keys go at most every PURGE_EVERY_MINUTES: kept a little past IDEMPOTENCY_KEEP_HOURS
-    // costs nothing, a range scan on every write did.
-    if ((lastPurge.get(tenantId) ?? 0) < Date.now() - PURGE_EVERY_MINUTES * 60_000) {
-      lastPurge.set(tenantId, Date.now());
-      await tx.execute(
-        sql`delete from idempotency_keys where tenant_id = ${tenantId} and created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEEP_HOURS})`,
-      );
-    }
-    // A claim being inserted by another transaction makes this insert wait for it, and claims
-    // commit at once: the rows read next are committed claims.
-    // Each key once (its first request's fingerprint); an expired key left by the purge's pause is
-    // claimed afresh, as if it were gone.
-    const unique = requests.filter((r, i) => requests.findIndex((other) => other.key === r.key) === i);
-    const values = sql.join(
-      unique.map((r) => sql`(${tenantId}::uuid, ${r.key}, ${r.fingerprint})`),
-      sql`, `,
-    );
-    const inserted = await queryRows<{ key: string }>(
+    const claimed = await insertClaims(tx, tenantId, requests);
+    const holds = requests.map((r) => claimed.delete(r.key));
+    const rows = await keyRows(
       tx,
-      sql`insert into idempotency_keys (tenant_id, key, fingerprint) values ${values}
-          on conflict (tenant_id, key) do update set fingerprint = excluded.fingerprint, status = null, body = null, created_at = now()
-          where idempotency_keys.created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEEP_HOURS})
-          returning key`,
+      tenantId,
+      requests.flatMap((r, i) => (holds[i] ? [] : [r.key])),
     );
-    const claimed = new Set(inserted.map((r) => r.key));
-    const holders = requests.map((r) => (claimed.delete(r.key) ? null : r.key));
-    const others = [...new Set(holders.filter((k): k is string => k !== null))];
-    const rows =
-      others.length === 0
-        ? []
-        : await queryRows<KeyRow>(
-            tx,
-            sql`select key, fingerprint, status, body, extract(epoch from now() - created_at)::float8 as age_seconds
-                from idempotency_keys where tenant_id = ${tenantId} and key in (${sql.join(
-                  others.map((k) => sql`${k}`),
-                  sql`, `,
-                )})`,
-          );
-    const byKey = new Map(rows.map((r) => [r.key, r]));
     // A key gone since the insert was released by its failed request just then: still in use for
     // this one, which is asked to come back (and will claim it).
     return requests.map((r, i) =>
-      holders[i] === null ? null : (byKey.get(r.key) ?? { key: r.key, fingerprint: r.fingerprint, status: null, body: null, age_seconds: 0 }),
+      holds[i] ? null : (rows.get(r.key) ?? { key: r.key, fingerprint: r.fingerprint, status: null, body: null, age_seconds: 0 }),
     );
   });
 }
@@ -163,21 +132,16 @@ async function settleTogether(db: Db, settlements: Settlement[]): Promise<void[]
   const { tenantId } = settlements[0]!;
   await withTenant(db, tenantId, async (tx) => {
     await tx.execute(NO_FLUSH);
-    const answered = settlements.filter((s) => s.answer !== null);
-    const released = settlements.filter((s) => s.answer === null).map((s) => s.key);
-    // One statement per key, each a primary-key lookup: a join with a list of answers is planned
-    // on the table's statistics, which lag behind a table this young and busy (a scan per batch).
-    for (const { key, answer } of answered) {
-      await tx.execute(sql`update idempotency_keys set status = ${answer!.status}, body = ${answer!.body} where tenant_id = ${tenantId} and key = ${key}`);
-    }
-    if (released.length > 0) {
-      await tx.execute(
-        sql`delete from idempotency_keys where tenant_id = ${tenantId} and status is null and key in (${sql.join(
-          released.map((k) => sql`${k}`),
-          sql`, `,
-        )})`,
-      );
-    }
+    await storeAnswers(
+      tx,
+      tenantId,
+      settlements.flatMap((s) => (s.answer === null ? [] : [{ key: s.key, ...s.answer }])),
+    );
+    await releaseClaims(
+      tx,
+      tenantId,
+      settlements.filter((s) => s.answer === null).map((s) => s.key),
+    );
   });
   return settlements.map(() => undefined);
 }
@@ -227,6 +191,10 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
     if (key === undefined) return;
     const { tenantId } = request.who;
     const fingerprint = fingerprintOf(request);
+    if (request.routeOptions.config.idempotent === 'in-write') {
+      keysInWrite.set(request, { key, fingerprint, status: 200, serialize: (result) => String(reply.serialize(result)) });
+      return;
+    }
     const earlier = await claim({ tenantId, key, fingerprint });
     if (earlier === null) {
       claims.set(request, { tenantId, key });
@@ -250,4 +218,24 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
     }
     return payload;
   });
+}
+
+/**
+ * Runs the handler of an 'in-write' route: `write` gets the request's key (undefined without the
+ * header) to claim and answer in its transaction (idempotency-store.ts `writeWithKeys`).
+ * @returns what `write` returns; or, for a key sent before, that request's answer again (or its
+ *   refusal: 409 IDEMPOTENCY_KEY_IN_USE | CONFLICT, 422 IDEMPOTENCY_KEY_REUSED)
+ */
+export async function answerOnce<R>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  write: (key: KeyInWrite | undefined) => Promise<R>,
+): Promise<R | FastifyReply> {
+  const key = keysInWrite.get(request);
+  try {
+    return await write(key);
+  } catch (err) {
+    if (err instanceof EarlierRequest && key) return answerFromEarlier(reply, err.row, key.fingerprint);
+    throw err;
+  }
 }

@@ -9,32 +9,48 @@
 import type { Db, Tx } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
 import { batch } from '../../lib/batch';
+import { EarlierRequest, writeWithKeys, type KeyInWrite } from '../../lib/idempotency-store';
 
 /** A request of a batched command: its company, and what the command needs. */
 export interface TenantRequest {
   tenantId: string;
 }
 
+/** A request of a command that claims its `Idempotency-Key` in its write (server/lib/idempotency.ts 'in-write'). */
+export interface KeyedRequest extends TenantRequest {
+  key?: KeyInWrite;
+}
+
 /**
  * A command whose concurrent requests of one company are written together: `write` receives them
  * in arrival order inside one tenant transaction and returns one outcome per request, in order.
+ * With `answerOf` (the command's answer to an outcome, throwing its refusal), the requests' keys
+ * are claimed and answered in that transaction (idempotency-store.ts `writeWithKeys`), and a
+ * request whose key was sent before rejects with its EarlierRequest.
  * Two batches of a company may run at once (while one waits on the database the next is being
  * collected); they cannot deadlock because every write takes its locks in the order of
  * docs/decisions/009-ledger-lock-order.md. A batch that fails (a database error that outlasts the
  * transaction's retries) fails each of its requests with that error.
  * @returns the function that sends one request on a database and resolves to its outcome.
  */
-export function batchedPerTenant<I extends TenantRequest, O>(write: (tx: Tx, tenantId: string, requests: I[]) => Promise<O[]>) {
-  const queues = new WeakMap<Db, (request: I) => Promise<O>>();
-  return (db: Db, request: I): Promise<O> => {
+export function batchedPerTenant<I extends KeyedRequest, O>(
+  write: (tx: Tx, tenantId: string, requests: I[]) => Promise<O[]>,
+  answerOf?: (outcome: O) => unknown,
+) {
+  const writeTogether = (tx: Tx, tenantId: string, requests: I[]): Promise<(O | EarlierRequest)[]> =>
+    answerOf ? writeWithKeys(tx, tenantId, requests, (held) => write(tx, tenantId, held), answerOf) : write(tx, tenantId, requests);
+  const queues = new WeakMap<Db, (request: I) => Promise<O | EarlierRequest>>();
+  return async (db: Db, request: I): Promise<O> => {
     let queue = queues.get(db);
     if (!queue) {
-      queue = batch((requests: I[]) => withTenant(db, requests[0]!.tenantId, (tx) => write(tx, requests[0]!.tenantId, requests)), (r) => r.tenantId, {
+      queue = batch((requests: I[]) => withTenant(db, requests[0]!.tenantId, (tx) => writeTogether(tx, requests[0]!.tenantId, requests)), (r) => r.tenantId, {
         lanes: 2,
       });
       queues.set(db, queue);
     }
-    return queue(request);
+    const outcome = await queue(request);
+    if (outcome instanceof EarlierRequest) throw outcome;
+    return outcome;
   };
 }
 

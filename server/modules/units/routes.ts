@@ -29,6 +29,7 @@ import { receiveAtUnit } from '../stock/commands/receive';
 import { removeUnitStock } from '../stock/commands/remove-stock-row';
 import { restockToMinimum } from '../stock/commands/restock-to-minimum';
 import { transferToUnit } from '../stock/commands/transfer-to-unit';
+import { answerOnce } from '../../lib/idempotency';
 import { createUnit, getUnit, listUnits, reverseMovements, updateUnit } from './service';
 import { leastRole } from '../../../common/permissions';
 
@@ -128,7 +129,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/api/units/:id/inventory/:itemId/consume',
     {
-      config: { ...stock, idempotent: true },
+      config: { ...stock, idempotent: 'in-write' },
       schema: {
         tags,
         operationId: 'consumeUnitStock',
@@ -140,12 +141,13 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
         response: { 200: stockMoveResult },
       },
     },
-    async (request) => consume(ctx.db, request.who, request.params.id, request.params.itemId, request.body?.quantity ?? 1),
+    async (request, reply) =>
+      answerOnce(request, reply, (key) => consume(ctx.db, request.who, request.params.id, request.params.itemId, request.body?.quantity ?? 1, key)),
   );
   app.post(
     '/api/units/:id/inventory/:itemId/transfer',
     {
-      config: { ...stock, idempotent: true },
+      config: { ...stock, idempotent: 'in-write' },
       schema: {
         tags,
         operationId: 'transferUnitStock',
@@ -156,7 +158,8 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
         response: { 200: stockMoveResult },
       },
     },
-    async (request) => transferToUnit(ctx.db, request.who, request.params.id, request.params.itemId, request.body.quantity),
+    async (request, reply) =>
+      answerOnce(request, reply, (key) => transferToUnit(ctx.db, request.who, request.params.id, request.params.itemId, request.body.quantity, key)),
   );
   app.post(
     '/api/units/:id/restock-to-minimum',

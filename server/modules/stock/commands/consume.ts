@@ -19,11 +19,11 @@ import { pgArray, queryRows, type Db } from '../../../db/client';
 import { withTenant } from '../../../db/tenant-tx';
 import { notFound } from '../../../lib/errors';
 import type { TenantIdentity } from '../../auth/session';
-import { batchedPerTenant } from '../batched';
+import type { KeyInWrite } from '../../../lib/idempotency-store';
+import { batchedPerTenant, type KeyedRequest } from '../batched';
 
-/** A consumption asked for: `quantity` (pieces, >= 1) of `itemId` at `unitId`, by `userId` of `tenantId`. */
-interface ConsumeRequest {
-  tenantId: string;
+/** A consumption asked for: `quantity` (pieces, >= 1) of `itemId` at `unitId`, by `userId` of `tenantId`, with its request's key. */
+interface ConsumeRequest extends KeyedRequest {
   userId: string;
   unitId: string;
   itemId: string;
@@ -33,7 +33,21 @@ interface ConsumeRequest {
 /** What became of a consumption: the quantity after, the item's minimum and the movement (null when nothing was used); or no such row. */
 type ConsumeOutcome = { kind: 'used'; quantity: number; minimum: number; movementId: string | null } | { kind: 'no_stock_row' };
 
-/** The consumptions of a company sent together, one outcome per request, in order. */
+/**
+ * The answer to a consumption's outcome: the quantity after, its status and movement.
+ * @throws 404 'Stock row not found' (`consume` says which of the unit or its row is missing)
+ */
+function answer(outcome: ConsumeOutcome): StockMoveResult {
+  if (outcome.kind === 'no_stock_row') throw notFound('Stock row');
+  return {
+    unit_quantity: outcome.quantity,
+    garage_quantity: null,
+    status: stockStatus(outcome.quantity, outcome.minimum),
+    movement_ids: outcome.movementId === null ? [] : [outcome.movementId],
+  };
+}
+
+/** The consumptions of a company sent together, one outcome per request, in order, each request's key claimed and answered with them. */
 const consumeTogether = batchedPerTenant(async (tx, tenantId, requests: ConsumeRequest[]): Promise<ConsumeOutcome[]> => {
   const rows = await queryRows<{ outcome: 'used' | 'no_stock_row'; unit_quantity: number | null; threshold: number | null; movement_id: string | null }>(
     tx,
@@ -48,25 +62,22 @@ const consumeTogether = batchedPerTenant(async (tx, tenantId, requests: ConsumeR
       ? { kind: 'used', quantity: Number(r.unit_quantity), minimum: Number(r.threshold), movementId: r.movement_id }
       : { kind: 'no_stock_row' },
   );
-});
+}, answer);
 
 /**
  * Uses `quantity` (pieces, >= 1) of `itemId` at the unit, floored at what it holds.
  * @returns the quantity after, the row's status, and the movement to undo it (none when nothing was used).
- * @throws 404 'Unit not found' for an unknown unit, 'Stock row not found' for a unit without a stock row of the item
+ * With the request's `key`, the key is claimed and answered in the consumption's transaction.
+ * @throws 404 'Unit not found' for an unknown unit, 'Stock row not found' for a unit without a stock
+ *   row of the item; EarlierRequest for a key sent before (server/lib/idempotency.ts `answerOnce`).
  */
-export async function consume(db: Db, who: TenantIdentity, unitId: string, itemId: string, quantity = 1): Promise<StockMoveResult> {
-  const outcome = await consumeTogether(db, { tenantId: who.tenantId, userId: who.userId, unitId, itemId, quantity });
+export async function consume(db: Db, who: TenantIdentity, unitId: string, itemId: string, quantity = 1, key?: KeyInWrite): Promise<StockMoveResult> {
+  const outcome = await consumeTogether(db, { tenantId: who.tenantId, userId: who.userId, unitId, itemId, quantity, key });
   if (outcome.kind === 'no_stock_row') {
     const [unit] = await withTenant(db, who.tenantId, (tx) =>
       queryRows(tx, sql`select 1 from units where tenant_id = ${who.tenantId} and id = ${unitId}`),
     );
     throw notFound(unit ? 'Stock row' : 'Unit');
   }
-  return {
-    unit_quantity: outcome.quantity,
-    garage_quantity: null,
-    status: stockStatus(outcome.quantity, outcome.minimum),
-    movement_ids: outcome.movementId === null ? [] : [outcome.movementId],
-  };
+  return answer(outcome);
 }

@@ -15,7 +15,8 @@ import { ConcurrentChange, withTenant } from '../../../db/tenant-tx';
 import { notFound } from '../../../lib/errors';
 import type { TenantIdentity } from '../../auth/session';
 import { assertItemsExist } from '../../items/service';
-import { batchedPerTenant } from '../batched';
+import { EarlierRequest, writeWithKeys, type KeyInWrite } from '../../../lib/idempotency-store';
+import { batchedPerTenant, type KeyedRequest } from '../batched';
 import { ensureStockRow } from '../ledger';
 import { stockLocks, type StockLocks } from '../locks';
 import { garageShort, noGarage } from '../refusals';
@@ -48,19 +49,13 @@ async function openRowForTransfer(
   }
 }
 
-/** A transfer asked for: `quantity` (pieces, >= 1) of `itemId` to `unitId`, by `userId` of `tenantId`. */
-interface TransferRequest {
-  tenantId: string;
+/** A transfer asked for: `quantity` (pieces, >= 1) of `itemId` to `unitId`, by `userId` of `tenantId`, with its request's key. */
+interface TransferRequest extends KeyedRequest {
   userId: string;
   unitId: string;
   itemId: string;
   quantity: number;
 }
-
-/** The transfers of rows that exist, written together per company, one outcome per request. */
-const transferTogether = batchedPerTenant((tx, tenantId, requests: TransferRequest[]) =>
-  transferToUnits(tx, tenantId, requests.map((r) => ({ unitId: r.unitId, itemId: r.itemId, quantity: r.quantity, userId: r.userId })), { type: 'restock' }),
-);
 
 /**
  * The answer to a transfer's outcome: the quantities after a moved line, else the refusal.
@@ -79,22 +74,44 @@ function answer(outcome: TransferOutcome): StockMoveResult {
 }
 
 /**
- * A transfer to a unit that may not hold the item yet, in its own transaction: the unit (FOR
- * SHARE) and its row are locked; a missing row is opened (openRowForTransfer) before the transfer.
- * @throws as `transferToUnit`
+ * The transfers of rows that exist, written together per company, one outcome per request, each
+ * request's key claimed and answered with them (a transfer to a row still missing releases it).
+ */
+const transferTogether = batchedPerTenant(
+  (tx, tenantId, requests: TransferRequest[]) =>
+    transferToUnits(tx, tenantId, requests.map((r) => ({ unitId: r.unitId, itemId: r.itemId, quantity: r.quantity, userId: r.userId })), { type: 'restock' }),
+  answer,
+);
+
+/**
+ * A transfer to a unit that may not hold the item yet, in its own transaction with its key: the
+ * unit (FOR SHARE) and its row are locked; a missing row is opened (openRowForTransfer) before
+ * the transfer.
+ * @throws as `transferToUnit`; EarlierRequest for a key sent before
  */
 async function transferOpeningRow(db: Db, request: TransferRequest): Promise<StockMoveResult> {
   const { tenantId, unitId, itemId, quantity } = request;
-  return withTenant(db, tenantId, async (tx) => {
-    const locks = stockLocks(tx, tenantId);
-    const unit = (await locks.units([unitId], 'share')).get(unitId);
-    if (!unit) throw notFound('Unit');
-    const row = (await locks.unitRows(unitId, { items: [itemId] })).get(itemId);
-    if (!row) await openRowForTransfer(tx, locks, tenantId, unitId, unit.garageId, itemId, quantity);
-    const [outcome] = await transferToUnits(tx, tenantId, [{ unitId, itemId, quantity, userId: request.userId }], { type: 'restock' });
-    // Refused inside the transaction, so a row opened above goes too.
-    return answer(outcome!);
-  });
+  const [result] = await withTenant(db, tenantId, (tx) =>
+    writeWithKeys(
+      tx,
+      tenantId,
+      [request],
+      async (held) => {
+        if (held.length === 0) return [];
+        const locks = stockLocks(tx, tenantId);
+        const unit = (await locks.units([unitId], 'share')).get(unitId);
+        if (!unit) throw notFound('Unit');
+        const row = (await locks.unitRows(unitId, { items: [itemId] })).get(itemId);
+        if (!row) await openRowForTransfer(tx, locks, tenantId, unitId, unit.garageId, itemId, quantity);
+        const [outcome] = await transferToUnits(tx, tenantId, [{ unitId, itemId, quantity, userId: request.userId }], { type: 'restock' });
+        // Refused inside the transaction, so a row opened above goes too, and the key's claim.
+        return [answer(outcome!)];
+      },
+      (result) => result,
+    ),
+  );
+  if (result instanceof EarlierRequest) throw result;
+  return result!;
 }
 
 /**
@@ -102,11 +119,20 @@ async function transferOpeningRow(db: Db, request: TransferRequest): Promise<Sto
  * the item gets one, so the transfer also adds a new item to the unit.
  * @returns the quantities after (the unit's and its garage's), the row's status and the movement
  *   to undo it.
+ * With the request's `key`, the key is claimed and answered in the transfer's transaction.
  * @throws 404 for an unknown unit or item; CONFLICT 'No garage assigned to this unit' |
- *   'Not enough stock available in garage' (nothing is written then, a row opened included).
+ *   'Not enough stock available in garage' (nothing is written then, a row opened included);
+ *   EarlierRequest for a key sent before (server/lib/idempotency.ts `answerOnce` answers it).
  */
-export async function transferToUnit(db: Db, who: TenantIdentity, unitId: string, itemId: string, quantity: number): Promise<StockMoveResult> {
-  const request = { tenantId: who.tenantId, userId: who.userId, unitId, itemId, quantity };
+export async function transferToUnit(
+  db: Db,
+  who: TenantIdentity,
+  unitId: string,
+  itemId: string,
+  quantity: number,
+  key?: KeyInWrite,
+): Promise<StockMoveResult> {
+  const request: TransferRequest = { tenantId: who.tenantId, userId: who.userId, unitId, itemId, quantity, key };
   const outcome = await transferTogether(db, request);
   return outcome.kind === 'no_stock_row' ? transferOpeningRow(db, request) : answer(outcome);
 }
