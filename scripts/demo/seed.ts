@@ -35,6 +35,7 @@ import {
 } from '../../server/modules/onboarding/service';
 import { changeStock, ensureStockRow, setStock, type Location } from '../../server/modules/stock/ledger';
 import { inAlertSql, isCriticalSql, isUsageSql, stockStatusSql } from '../../server/modules/stock/rules';
+import { computeCompanyForecast } from '../../server/modules/forecast/service';
 import { transferToUnits } from '../../server/modules/stock/transfer';
 import { CONFIRMED_STAY } from '../../server/modules/stays/stay-rules';
 import { listUnits, updateUnit } from '../../server/modules/units/service';
@@ -203,6 +204,10 @@ export async function seedDemo(database: Database, options: SeedDemoOptions = {}
   await db.execute(sql`update tenants set time_zone = ${DEMO_TIME_ZONE} where id = ${tenantId}`);
   await withTenant(db, tenantId, (tx) => sim.storeStays(tx));
   log(`Stored ${sim.stays.length} stays as reservations, up to ${FUTURE_DAYS} days ahead.`);
+  // Learned now, as the rates job would after a day's use: the demo's first dashboard and
+  // Forecast then open with their figures, not after a first read that learns them (seconds).
+  await computeCompanyForecast(db, tenantId, now);
+  log('Learned the usage rates and computed the forecast.');
 
   const summary = await summarize(database, tenantId);
   return { ...summary, status: 'created', email, password, tenantId, elapsedMs: Date.now() - started };

@@ -7,6 +7,7 @@
 import { sql } from 'drizzle-orm';
 import { IDEMPOTENCY_KEEP_HOURS } from '../../common/idempotency';
 import { pgArray, pgTextArray, queryRows, type Tx } from '../db/client';
+import { ConcurrentChange } from '../db/tenant-tx';
 
 /** A key's row as a later request finds it: its fingerprint, and its answer once stored. */
 export interface KeyRow {
@@ -36,6 +37,15 @@ const PURGE_EVERY_MINUTES = 10;
 /** When this process last deleted each company's expired keys (ms since 1970). */
 const lastPurge = new Map<string, number>();
 
+/** Deletes the company's keys older than IDEMPOTENCY_KEEP_HOURS, if this process has not for PURGE_EVERY_MINUTES. */
+async function purgeNowAndThen(tx: Tx, tenantId: string): Promise<void> {
+  if ((lastPurge.get(tenantId) ?? 0) >= Date.now() - PURGE_EVERY_MINUTES * 60_000) return;
+  lastPurge.set(tenantId, Date.now());
+  await tx.execute(
+    sql`delete from idempotency_keys where tenant_id = ${tenantId} and created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEEP_HOURS})`,
+  );
+}
+
 /**
  * Claims `claims` for `tenantId` in `tx`: each key inserted unless present; a key older than
  * IDEMPOTENCY_KEEP_HOURS is claimed afresh. A key being inserted by another transaction makes
@@ -45,12 +55,7 @@ const lastPurge = new Map<string, number>();
  * @returns the keys claimed now (a key sent twice is claimed once, for its first fingerprint)
  */
 export async function insertClaims(tx: Tx, tenantId: string, claims: readonly KeyClaim[]): Promise<Set<string>> {
-  if ((lastPurge.get(tenantId) ?? 0) < Date.now() - PURGE_EVERY_MINUTES * 60_000) {
-    lastPurge.set(tenantId, Date.now());
-    await tx.execute(
-      sql`delete from idempotency_keys where tenant_id = ${tenantId} and created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEEP_HOURS})`,
-    );
-  }
+  await purgeNowAndThen(tx, tenantId);
   // Each key once, for its first fingerprint, in key order: two transactions claiming some of
   // the same keys then wait on each other in the same order and cannot deadlock.
   const first = new Map<string, string>();
@@ -116,13 +121,20 @@ export class EarlierRequest extends Error {
 }
 
 /**
- * Claims, writes and answers in `tx`: the requests' keys are claimed first (insertClaims, before
- * any stock lock, so a wait for another transaction's key holds no lock); `write` gets the requests
- * that hold their key or came without one and returns their outcomes; each claimed key then stores
- * the answer `answerOf(outcome)` serializes, or is released when `answerOf` throws (a refusal
- * writes nothing, so the request may be sent again). A request whose key was claimed before gets
- * an EarlierRequest instead of an outcome, carrying the key's row as this transaction leaves it (a
- * key sent twice in the same batch finds the first one's answer).
+ * Claims, writes and answers in `tx`, for requests whose answer commits with their write:
+ * 1. each key of the batch is locked (a transaction-scoped advisory lock, in key order, before any
+ *    stock lock): a request with the same key in another batch waits there, holding nothing, and
+ *    then finds this one's answer;
+ * 2. the keys' rows are read: a key with a row kept less than IDEMPOTENCY_KEEP_HOURS was sent
+ *    before (an expired one is deleted and claimed afresh);
+ * 3. `write` gets the requests that hold their key or came without one and returns their outcomes;
+ * 4. each success's answer, `answerOf(outcome)` serialized, is inserted under its key; a refusal
+ *    (`answerOf` throws) leaves no row, so the request may be sent again.
+ * The key's row is written once, with its answer: no claim row to update. A key claimed meanwhile
+ * by a route that claims before its handler (a client sending one key to two routes at once)
+ * makes the transaction run again (ConcurrentChange), and then find it.
+ * A request whose key was sent before gets an EarlierRequest instead of an outcome, with the key's
+ * row as this transaction leaves it (a key sent twice in the same batch gets the first's answer).
  * @returns per request, in order: its outcome, or an EarlierRequest
  */
 export async function writeWithKeys<I extends { key?: KeyInWrite }, O>(
@@ -134,33 +146,60 @@ export async function writeWithKeys<I extends { key?: KeyInWrite }, O>(
 ): Promise<(O | EarlierRequest)[]> {
   const keyed = requests.flatMap((r) => (r.key ? [r.key] : []));
   if (keyed.length === 0) return write([...requests]);
-  const claimed = await insertClaims(tx, tenantId, keyed);
-  const holds = requests.map((r) => r.key === undefined || claimed.delete(r.key.key));
+  await purgeNowAndThen(tx, tenantId);
+  const keys = pgTextArray([...new Set(keyed.map((k) => k.key))].sort());
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${tenantId}::text || ':idempotency-key:' || k, 0)) from unnest(${keys}::text[]) as k`);
+  const found = await queryRows<KeyRow & { expired: boolean }>(
+    tx,
+    sql`select key, fingerprint, status, body, extract(epoch from now() - created_at)::float8 as age_seconds,
+               created_at < now() - make_interval(hours => ${IDEMPOTENCY_KEEP_HOURS}) as expired
+        from idempotency_keys where tenant_id = ${tenantId} and key = any(${keys}::text[])`,
+  );
+  const expired = found.filter((r) => r.expired).map((r) => r.key);
+  if (expired.length > 0) {
+    await tx.execute(sql`delete from idempotency_keys where tenant_id = ${tenantId} and key = any(${pgTextArray(expired)}::text[])`);
+  }
+  const earlier = new Map(found.filter((r) => !r.expired).map((r) => [r.key, r as KeyRow]));
+  const taken = new Set<string>();
+  const holds = requests.map((r) => r.key === undefined || (!earlier.has(r.key.key) && !taken.has(r.key.key) && (taken.add(r.key.key), true)));
   const outcomes = await write(requests.filter((_, i) => holds[i]));
-  const answers: KeyAnswer[] = [];
-  const released: string[] = [];
   const written = requests.map((_, i) => (holds[i] ? outcomes.shift()! : null));
+  const answers = new Map<string, KeyAnswer & { fingerprint: string }>();
   requests.forEach((r, i) => {
     if (!holds[i] || r.key === undefined) return;
     let result: unknown;
     try {
       result = answerOf(written[i]!);
     } catch {
-      released.push(r.key.key);
       return;
     }
-    answers.push({ key: r.key.key, status: r.key.status, body: r.key.serialize(result) });
+    answers.set(r.key.key, { key: r.key.key, fingerprint: r.key.fingerprint, status: r.key.status, body: r.key.serialize(result) });
   });
-  await storeAnswers(tx, tenantId, answers);
-  await releaseClaims(tx, tenantId, released);
-  const earlier = await keyRows(
-    tx,
-    tenantId,
-    requests.flatMap((r, i) => (holds[i] ? [] : [r.key!.key])),
-  );
-  return requests.map((r, i) =>
-    holds[i]
-      ? written[i]!
-      : new EarlierRequest(earlier.get(r.key!.key) ?? { key: r.key!.key, fingerprint: r.key!.fingerprint, status: null, body: null, age_seconds: 0 }),
-  );
+  if (answers.size > 0) {
+    const rows = [...answers.values()];
+    const inserted = await queryRows<{ key: string }>(
+      tx,
+      sql`insert into idempotency_keys (tenant_id, key, fingerprint, status, body)
+          select ${tenantId}::uuid, a.key, a.fingerprint, a.status, a.body
+          from unnest(${pgTextArray(rows.map((a) => a.key))}::text[], ${pgTextArray(rows.map((a) => a.fingerprint))}::text[],
+                      ${pgArray(rows.map((a) => a.status))}::int[], ${pgTextArray(rows.map((a) => a.body))}::text[]) as a(key, fingerprint, status, body)
+          on conflict (tenant_id, key) do nothing
+          returning key`,
+    );
+    if (inserted.length < rows.length) throw new ConcurrentChange('an Idempotency-Key was claimed by another request meanwhile');
+  }
+  return requests.map((r, i) => {
+    if (holds[i]) return written[i]!;
+    const key = r.key!;
+    const answer = answers.get(key.key);
+    // Sent twice in this batch: the first's answer, or (refused, no row) still to be sent again.
+    const row = earlier.get(key.key) ?? {
+      key: key.key,
+      fingerprint: answer?.fingerprint ?? key.fingerprint,
+      status: answer?.status ?? null,
+      body: answer?.body ?? null,
+      age_seconds: 0,
+    };
+    return new EarlierRequest(row);
+  });
 }
