@@ -6,7 +6,7 @@
  *
  * - member: sees everything; changes stock (plus, minus, restock, Add Manually, counts, Undo).
  * - admin: also manages items, storage, properties, setup and users (invites, removes members
- *   and admins, changes a member's or an admin's role; never an owner's).
+ *   and admins, changes a member's or an admin's role; never an owner's) and the API keys.
  * - owner: also manages billing, changes any role and hands ownership over.
  */
 import type { Role } from './contracts/session';
@@ -30,6 +30,8 @@ export const leastRole = {
   setup: 'admin',
   /** Inviting, removing and changing the role of members and admins. */
   users: 'admin',
+  /** Creating, listing and revoking the company's API keys (docs/product.md "API keys"). */
+  apiKeys: 'admin',
   /** Choosing the service level the pick lists bring for. */
   serviceLevel: 'admin',
   /** Making someone an owner, changing or removing an owner. */

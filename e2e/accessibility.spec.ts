@@ -186,6 +186,8 @@ const screens: Screen[] = [
     },
   },
   { name: 'users', who: 'demo', path: '/users', title: 'Users', ready: heading('Users') },
+  { name: 'api keys', who: 'demo', path: '/api-keys', title: 'API keys', ready: heading('API keys') },
+  { name: 'api keys: create', who: 'demo', path: '/api-keys', title: 'API keys', ready: heading('API keys'), ...dialog('Create API Key', 'Create API Key') },
   { name: 'account', who: 'demo', path: '/account', title: 'Account', ready: (page) => page.getByRole('switch', { name: 'Morning email' }) },
   { name: 'unsubscribe', who: 'signed-out', path: '/unsubscribe', title: 'Unsubscribe', ready: heading('Turn off the morning email') },
   { name: 'subscription', who: 'demo', path: '/subscription', title: 'Subscription', ready: heading('Subscription Plans') },

@@ -10,12 +10,12 @@ import { addDays } from 'date-fns';
 import { utc } from '@date-fns/utc';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { installAccess, type RouteAccess } from './access';
+import { installAccess, KEY_NOT_ALLOWED_MESSAGE, keysAllowed, READ_ONLY_KEY_MESSAGE, type RouteAccess } from './access';
 import { createAuth } from './modules/auth/auth';
 import { setTenantPlan, setTrialEnd } from './modules/billing/operator';
 import type { Database } from './db/client';
 import { openLimits } from './lib/limits';
-import { api, APP_URL, backends, createTestApp, openTestDatabase, signUpAndSignIn, TEST_APP_SECRET, type TestApp } from './test/harness';
+import { api, apiWithKey, APP_URL, backends, createTestApp, openTestDatabase, signUpAndSignIn, TEST_APP_SECRET, type TestApp } from './test/harness';
 import { stockTenant, type StockTenant } from './test/stock-fixtures';
 import type { Role } from '../common/contracts/session';
 import { isAtLeast, roleOrder } from '../common/permissions';
@@ -78,11 +78,14 @@ const reviewed: Record<string, RouteAccess> = {
   'GET /api/scans/:id/photo': member,
   'POST /api/scans/:id/apply': { ...member, feature: 'ai_scanner' },
   'GET /api/users': member,
-  'PATCH /api/users/:id': admin,
-  'DELETE /api/users/:id': { role: 'admin', gate: 'none' },
-  'POST /api/invitations': admin,
-  'POST /api/invitations/:id/resend': admin,
-  'DELETE /api/invitations/:id': { role: 'admin', gate: 'none' },
+  'PATCH /api/users/:id': { ...admin, apiKeys: false },
+  'DELETE /api/users/:id': { role: 'admin', gate: 'none', apiKeys: false },
+  'POST /api/invitations': { ...admin, apiKeys: false },
+  'POST /api/invitations/:id/resend': { ...admin, apiKeys: false },
+  'DELETE /api/invitations/:id': { role: 'admin', gate: 'none', apiKeys: false },
+  'GET /api/api-keys': { role: 'admin', gate: 'none', apiKeys: false },
+  'POST /api/api-keys': { ...admin, apiKeys: false },
+  'DELETE /api/api-keys/:id': { role: 'admin', gate: 'none', apiKeys: false },
   'POST /api/invitations/preview': 'public',
   'POST /api/invitations/accept': 'session',
   'POST /api/invitations/join': 'public',
@@ -94,8 +97,8 @@ const reviewed: Record<string, RouteAccess> = {
   'POST /api/hostaway/webhook-credentials': { ...admin, feature: 'listing_import' },
   'POST /api/hostaway/webhook': 'public',
   'GET /api/units/:id/stays': member,
-  'GET /api/me/daily-email': ungated,
-  'PUT /api/me/daily-email': ungated,
+  'GET /api/me/daily-email': { ...ungated, apiKeys: false },
+  'PUT /api/me/daily-email': { ...ungated, apiKeys: false },
   'PUT /api/company/time-zone': setup,
   'POST /api/daily-email/unsubscribe': 'public',
   'GET /api/forecast': member,
@@ -142,7 +145,8 @@ describe('declared access', () => {
       const op = doc.paths[url.replace(/:(\w+)/g, '{$1}')]?.[method.toLowerCase()];
       expect(op, route).toBeDefined();
       const refusals = (status: number) => op!.responses[String(status)]?.description ?? '';
-      expect(op!.security, route).toEqual(access === 'public' ? [] : undefined);
+      // Routes an API key may call take either scheme (the document's default); the others the session cookie only.
+      expect(op!.security, route).toEqual(access === 'public' ? [] : keysAllowed(access) ? undefined : [{ sessionCookie: [] }]);
       if (access === 'public') continue;
       expect(refusals(401), route).toContain('UNAUTHENTICATED');
       if (access === 'session') continue;
@@ -302,7 +306,56 @@ describe.each(backends)('refusals by declared access on %s', (backend) => {
     'POST /api/invitations': () => ({ email: `walk-${randomUUID()}@example.com`, role: 'member' }),
     'POST /api/invitations/:id/resend': () => undefined,
     'DELETE /api/invitations/:id': () => undefined,
+    'POST /api/api-keys': () => ({ name: 'Walk', role: 'read_only' }),
+    'DELETE /api/api-keys/:id': () => undefined,
   };
+
+  it('walks every /api route with every kind of API key: refused what its role, a read-only key or a route closed to keys forbids, let through the rest', async () => {
+    type KeyRole = 'read_only' | 'member' | 'admin';
+    const keys = {} as Record<KeyRole, string>;
+    for (const role of ['read_only', 'member', 'admin'] as const) {
+      const res = await api(t, s.cookie, 'POST', '/api/api-keys', { name: `Walk ${role}`, role });
+      expect(res.statusCode, res.body).toBe(201);
+      keys[role] = res.json().key;
+    }
+    const routes = t.routes.filter((r) => r.url.startsWith('/api/') && !r.url.startsWith('/api/docs') && r.access !== undefined && r.access !== 'public');
+    // Valid bodies for the session routes that take one (the request is validated before the key is refused).
+    const bodies: Record<string, () => unknown> = {
+      ...mutating,
+      'POST /api/onboarding/company': () => ({ company_name: 'Walk Rentals' }),
+      'POST /api/invitations/accept': () => ({ token: 'A'.repeat(43) }),
+    };
+    expect(routes.filter((r) => r.method !== 'GET' && !(`${r.method} ${r.url}` in bodies)).map((r) => `${r.method} ${r.url}`)).toEqual([]);
+    const refusals = new Set([KEY_NOT_ALLOWED_MESSAGE, READ_ONLY_KEY_MESSAGE, ROLE_REFUSED.message]);
+    let allowed = 0;
+    for (const { method, url, access } of routes) {
+      const route = `${method} ${url}`;
+      for (const role of ['read_only', 'member', 'admin'] as const) {
+        const expected =
+          !keysAllowed(access) || typeof access !== 'object'
+            ? KEY_NOT_ALLOWED_MESSAGE
+            : role === 'read_only' && (method !== 'GET' || access.role !== 'member')
+              ? READ_ONLY_KEY_MESSAGE
+              : !isAtLeast(role === 'read_only' ? 'member' : role, access.role)
+                ? ROLE_REFUSED.message
+                : null;
+        const path = url.replaceAll(/:\w+/g, nobody);
+        const res = await apiWithKey(t.app, keys[role], method as 'POST', path, method === 'GET' ? undefined : bodies[route]!());
+        const message = res.headers['content-type']?.toString().includes('json') ? (res.json() as { error?: { message?: string } }).error?.message : undefined;
+        const context = `${route} with a ${role} key: ${res.statusCode} ${res.body.slice(0, 300)}`;
+        expect(res.statusCode, context).not.toBe(400);
+        expect(res.statusCode, context).not.toBe(401);
+        if (expected === null) {
+          allowed++;
+          expect(refusals.has(message ?? ''), context).toBe(false);
+        } else {
+          expect(res.statusCode, context).toBe(403);
+          expect(message, context).toBe(expected);
+        }
+      }
+    }
+    expect(allowed).toBeGreaterThan(50);
+  });
 
   it('walks every mutating company route with every role: refused below its declared role, let through from it', async () => {
     const cookies: Record<Role, string> = { member: memberCookie, admin: adminCookie, owner: s.cookie };

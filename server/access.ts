@@ -10,21 +10,33 @@
  *    limits";
  * 4. the least role (FORBIDDEN, 403): docs/product.md "Roles", the matrix in common/permissions.ts.
  *
+ * A request with `Authorization: Bearer <key>` is made with a company's API key
+ * (docs/decisions/049-api-keys.md), whatever cookie it also carries: the key gives the tenant and
+ * the role (modules/api-keys/service.ts `keyIdentity`, 401 for an unknown or revoked key), its
+ * requests are counted per minute (RATE_LIMITED, 429), and it is refused (FORBIDDEN, 403) on
+ * 'session' routes, on routes that declare `apiKeys: false` or an owner's role, and, for a
+ * read-only key, on anything but the GET routes open to members; then the gate and the role apply
+ * as above.
+ *
  * Handlers read the result as `request.identity` ('session') or `request.who` (a tenant access)
  * and never resolve an identity or choose a gate themselves. The hook runs after the request's
  * input is validated, as the handlers' own checks did before it (a malformed body answers 400
  * whoever sends it). The app refuses to start when an /api route declares no access.
  */
-import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import type { Feature } from '../common/contracts/billing';
 import type { Role } from '../common/contracts/session';
 import type { Db } from './db/client';
 import { withTenant } from './db/tenant-tx';
 import { coalesce } from './lib/coalesce';
+import { AppError } from './lib/errors';
+import type { Limits } from './lib/limits';
 import { requireRole } from './lib/roles';
 import type { Auth } from './modules/auth/auth';
+import { bearerKey } from './modules/api-keys/key';
+import { KEY_REFUSED_MESSAGE, keyIdentity } from './modules/api-keys/service';
 import type { IdentityCache } from './modules/auth/identity-cache';
-import { requireIdentity, requireTenant, type Identity, type TenantIdentity } from './modules/auth/session';
+import { requireIdentity, requireTenant, type ApiKeyActor, type Identity, type TenantIdentity } from './modules/auth/session';
 import { assertAccess } from './modules/billing/plans';
 
 /**
@@ -32,7 +44,13 @@ import { assertAccess } from './modules/billing/plans';
  * - 'trial': by the hook, before the handler; with `feature`, the plan must include it too;
  * - 'none': not at all (onboarding, billing, the dashboard work behind the gate).
  */
-export type TenantAccess = { role: Role; gate: 'trial'; feature?: Feature } | { role: Role; gate: 'none' };
+export type TenantAccess = ({ role: Role; gate: 'trial'; feature?: Feature } | { role: Role; gate: 'none' }) & {
+  /**
+   * false: a browser session only, never an API key (the keys themselves, a person's own settings,
+   * the team). Routes of an owner's role are refused to keys without it.
+   */
+  apiKeys?: false;
+};
 
 /**
  * Who may call a route: 'public' anyone (sign-in, health, the API document, the signed Stripe
@@ -60,6 +78,34 @@ export interface AccessOptions {
   now: () => Date;
   /** Identities of live sessions kept in memory (modules/auth/identity-cache.ts); without it each request reads its own. */
   identities?: IdentityCache;
+  /**
+   * Requests one API key may make per minute, counted in `limits` (every server together,
+   * API_KEY_REQUESTS_PER_MINUTE); without it requests made with a key are not counted.
+   */
+  apiKeyLimit?: { limits: Limits; perMinute: number };
+}
+
+/** Refusal of a route a key may never call (403). */
+export const KEY_NOT_ALLOWED_MESSAGE = 'API keys cannot be used for this request. Sign in to the app to do it.';
+/** Refusal of a change, or of a route above a member's, to a read-only key (403). */
+export const READ_ONLY_KEY_MESSAGE = "This API key is read-only: it can only read the company's records.";
+
+/**
+ * Whether a request made with an API key may ever call a route of `access`: not a public route
+ * (it needs nobody), not 'session' routes, routes declaring `apiKeys: false` or an owner's role.
+ * The API document names the bearer scheme on exactly these (lib/api-document.ts).
+ */
+export function keysAllowed(access: RouteAccess | undefined): boolean {
+  return access !== undefined && access !== 'public' && access !== 'session' && access.apiKeys !== false && access.role !== 'owner';
+}
+
+/**
+ * @throws AppError FORBIDDEN when a request made with `key` may not call a route of `access` with
+ *   `method` (see the module comment).
+ */
+function refuseKey(access: 'session' | TenantAccess, method: string, key: ApiKeyActor): void {
+  if (access === 'session' || !keysAllowed(access)) throw new AppError('FORBIDDEN', KEY_NOT_ALLOWED_MESSAGE);
+  if (key.readOnly && ((method !== 'GET' && method !== 'HEAD') || access.role !== 'member')) throw new AppError('FORBIDDEN', READ_ONLY_KEY_MESSAGE);
 }
 
 const identified = new WeakMap<FastifyRequest, Identity>();
@@ -78,7 +124,7 @@ function resolved<T>(store: WeakMap<FastifyRequest, T>, request: FastifyRequest,
  * declares its access.
  * @throws from `app.ready()`: Error naming the /api routes without `config.access`.
  */
-export function installAccess(app: FastifyInstance, { auth, db, now, identities }: AccessOptions): void {
+export function installAccess(app: FastifyInstance, { auth, db, now, identities, apiKeyLimit }: AccessOptions): void {
   app.decorateRequest('identity', {
     getter(this: FastifyRequest) {
       return resolved(identified, this, "'session' or a tenant");
@@ -111,9 +157,42 @@ export function installAccess(app: FastifyInstance, { auth, db, now, identities 
     ({ tenantId, feature }) => `${tenantId} ${feature ?? ''}`,
   );
 
-  app.addHook('preHandler', async (request) => {
+  const keyRequests = apiKeyLimit?.limits.limit({ name: 'api-key-requests', points: apiKeyLimit.perMinute, durationSeconds: 60 });
+
+  /**
+   * The identity of a request made with `key` (null: a Bearer token that cannot be a key) for a
+   * route of `access`, counted against the key's requests of the minute.
+   * @throws AppError UNAUTHENTICATED, RATE_LIMITED, FORBIDDEN.
+   */
+  const keyHolder = async (request: FastifyRequest, reply: FastifyReply, key: string | null, access: 'session' | TenantAccess): Promise<TenantIdentity> => {
+    if (key === null) throw new AppError('UNAUTHENTICATED', KEY_REFUSED_MESSAGE);
+    const who = await keyIdentity(db, key, now());
+    const use = await keyRequests?.take(who.apiKey.id);
+    if (use && !use.allowed) {
+      const seconds = Math.max(1, Math.ceil(use.msBeforeReset / 1000));
+      reply.header('retry-after', String(seconds));
+      throw new AppError(
+        'RATE_LIMITED',
+        `Too many requests with this API key: it may make ${apiKeyLimit!.perMinute} a minute. Please wait ${seconds} seconds and try again.`,
+      );
+    }
+    refuseKey(access, request.method, who.apiKey);
+    return who;
+  };
+
+  app.addHook('preHandler', async (request, reply) => {
     const access = request.routeOptions.config?.access;
     if (access === undefined || access === 'public') return;
+    const key = bearerKey(request.headers.authorization);
+    if (key !== undefined) {
+      const who = await keyHolder(request, reply, key, access);
+      if (access === 'session') return; // refused above: keys never reach a session route
+      if (access.gate === 'trial') await checkGate({ tenantId: who.tenantId, feature: access.feature });
+      requireRole(who, access.role);
+      identified.set(request, who);
+      members.set(request, who);
+      return;
+    }
     if (access === 'session') {
       identified.set(request, await requireIdentity(auth, db, request, identities));
       return;

@@ -43,6 +43,7 @@ import { reportRoutes } from './modules/reports/routes';
 import { scanRoutes } from './modules/scans/routes';
 import { sessionRoutes } from './modules/session/routes';
 import { teamRoutes } from './modules/team/routes';
+import { apiKeyRoutes } from './modules/api-keys/routes';
 import { unitRoutes } from './modules/units/routes';
 import { forecastRoutes } from './modules/forecast/routes';
 import { calendarRoutes } from './modules/calendars/routes';
@@ -130,7 +131,13 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
     limits,
     now: opts.now ?? (() => new Date()),
   };
-  installAccess(app, { auth, db: opts.db, now: ctx.now, identities: opts.identities });
+  installAccess(app, {
+    auth,
+    db: opts.db,
+    now: ctx.now,
+    identities: opts.identities,
+    apiKeyLimit: { limits, perMinute: opts.config.apiKeyRequestsPerMinute },
+  });
   installIdempotency(app, opts.db);
 
   installSecurityHeaders(app);
@@ -190,6 +197,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   await app.register(calendarRoutes, { ctx, queue: opts.jobs });
   const ai = opts.ai !== undefined ? opts.ai : createAi(opts.config.openai);
   await app.register(teamRoutes, { ctx, identities: opts.identities });
+  await app.register(apiKeyRoutes, ctx);
   await app.register(assistantRoutes, { ctx, ai });
   await app.register(scanRoutes, { ctx, ai });
 

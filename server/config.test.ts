@@ -4,7 +4,7 @@ import { ConfigError, configWarnings, loadConfig } from './config';
 describe('configuration', () => {
   it('applies the documented defaults', () => {
     const c = loadConfig({});
-    expect(c).toMatchObject({ port: 3000, host: '0.0.0.0', appUrl: 'http://localhost:3000', dataDir: './data', trialDays: 14 });
+    expect(c).toMatchObject({ port: 3000, host: '0.0.0.0', appUrl: 'http://localhost:3000', dataDir: './data', trialDays: 14, apiKeyRequestsPerMinute: 120 });
     expect(c.databaseUrl).toBeUndefined();
     expect(c.smtpUrl).toBeUndefined();
   });

@@ -132,6 +132,8 @@ const schema = z
     CALENDAR_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(10_000),
     /** Largest calendar read from a link, in bytes (default 2 MB); a larger one is refused while it streams. */
     CALENDAR_MAX_BYTES: z.coerce.number().int().min(1024).max(50 * 1024 * 1024).default(2 * 1024 * 1024),
+    /** Requests one API key may make per minute, all servers together; past it a request answers 429 (docs/product.md "API keys"). */
+    API_KEY_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
     /** For tests only: calendar links may point at loopback addresses (never any other private range). */
     CALENDAR_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
   });
@@ -184,6 +186,8 @@ export interface Config {
   dailyEmailHour: number;
   /** Calendar links (integrations/calendar-feed.ts, modules/calendars). */
   calendar: { refreshMinutes: number; timeoutMs: number; maxBytes: number; allowLoopback: boolean };
+  /** Requests one API key may make per minute (server/access.ts, docs/decisions/049-api-keys.md). */
+  apiKeyRequestsPerMinute: number;
 }
 
 /** Thrown when one or more variables are invalid; `message` names every bad variable. */
@@ -231,6 +235,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxBytes: c.CALENDAR_MAX_BYTES,
       allowLoopback: c.CALENDAR_ALLOW_LOOPBACK === 'true',
     },
+    apiKeyRequestsPerMinute: c.API_KEY_REQUESTS_PER_MINUTE,
   };
 }
 
@@ -250,7 +255,7 @@ function priceIds(env: Record<string, string | undefined>): Config['stripe']['pr
 const KNOWN_VARIABLES = Object.keys(schema.shape);
 
 /** Prefixes of our families of variables: a variable that starts with one is meant for this server. */
-const OUR_PREFIXES = ['STRIPE_', 'OPENAI_', 'HOSTAWAY_', 'CALENDAR_', 'SCAN_', 'SMTP_', 'MAIL_', 'DAILY_EMAIL_'];
+const OUR_PREFIXES = ['STRIPE_', 'OPENAI_', 'HOSTAWAY_', 'CALENDAR_', 'SCAN_', 'SMTP_', 'MAIL_', 'DAILY_EMAIL_', 'API_KEY_'];
 
 /**
  * Other tools' names for a PostgreSQL connection (POSTGRES_URL, PG_URL, DB_URI,

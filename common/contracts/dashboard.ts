@@ -29,7 +29,7 @@ export const dashboardMovement = z.object({
   item_name: z.string(),
   quantity_change: z.int(),
   source_name: z.string(),
-  /** Who made the change: a member's name or email, 'a former member', or null when no person did. */
+  /** Who made the change: a member's name or email, 'a former member', an API key ('API key “PMS sync”'), or null when no person did. */
   by: z.nullable(z.string()),
   /** ISO 8601 UTC. */
   created_at: z.string(),

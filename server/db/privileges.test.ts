@@ -46,6 +46,7 @@ const decisions: Record<string, Decision> = {
   provider_webhook_events: 'tenant',
   calendar_links: 'tenant',
   idempotency_keys: 'tenant',
+  api_keys: 'tenant',
   usage_rates: 'tenant',
   item_usage_rates: 'tenant',
   daily_email_sends: 'tenant',

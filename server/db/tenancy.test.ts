@@ -3,11 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { api, backends, createTestApp, onboard, signUpAndSignIn, type TestApp } from '../test/harness';
+import { api, apiWithKey, backends, createTestApp, onboard, signUpAndSignIn, type TestApp } from '../test/harness';
 import { DataDirLockedError, openPglite, queryRows } from './client';
 import { withTenant } from './tenant-tx';
 
-const tenantTables = ['garages', 'units', 'items', 'garage_inventory', 'unit_inventory', 'inventory_logs', 'unit_usage_daily', 'garage_usage_daily', 'garage_usage_weekly', 'subscriptions', 'memberships', 'invitations', 'tenants', 'scans', 'calendar_links', 'idempotency_keys'];
+const tenantTables = ['garages', 'units', 'items', 'garage_inventory', 'unit_inventory', 'inventory_logs', 'unit_usage_daily', 'garage_usage_daily', 'garage_usage_weekly', 'subscriptions', 'memberships', 'invitations', 'tenants', 'scans', 'calendar_links', 'idempotency_keys', 'api_keys'];
 
 describe.each(backends)('tenant isolation on %s', (backend) => {
   let t: TestApp;
@@ -57,10 +57,18 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
     }
   });
 
+  /** An admin API key of each company (the whole key). */
+  let keyA: string;
   beforeAll(async () => {
     // An open invitation in A, so the invitations table too has rows of both tenants.
     const res = await api(t, cookieA, 'POST', '/api/invitations', { email: 'invited-to-a@example.com', role: 'member' });
     if (res.statusCode !== 201) throw new Error(`invitation failed: ${res.body}`);
+    // And an API key of each company.
+    for (const cookie of [cookieA, cookieB]) {
+      const key = await api(t, cookie, 'POST', '/api/api-keys', { name: 'Sync', role: 'admin' });
+      if (key.statusCode !== 201) throw new Error(`API key failed: ${key.body}`);
+      if (cookie === cookieA) keyA = key.json().key;
+    }
   });
 
   it('lists only the caller tenant rows', async () => {
@@ -79,7 +87,7 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
 
   // Every route that takes an id in its path, called by tenant A with ids of tenant B's rows.
   // A new id route without an entry here fails the test.
-  type Ids = { unit: string; garage: string; item: string; movement: string; scan: string; user: string; invitation: string; calendarLink: string };
+  type Ids = { unit: string; garage: string; item: string; movement: string; scan: string; user: string; invitation: string; calendarLink: string; apiKey: string };
   const probes: Record<string, (b: Ids) => unknown> = {
     'PATCH /api/items/:id': () => ({ name: 'Stolen', category: 'X' }),
     'DELETE /api/items/:id': () => undefined,
@@ -114,11 +122,13 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
     'GET /api/garages/:id/pick-list': () => undefined,
     'POST /api/units/:id/pick-list/deliver': (b) => ({ lines: [{ item_id: b.item, quantity: 1 }] }),
     'GET /api/garages/:id/order-forecast': () => undefined,
+    'DELETE /api/api-keys/:id': () => undefined,
   };
 
-  it('answers 404 on every route with an id in its path for another tenant ids, and changes nothing', async () => {
-    const idRoutes = t.routes.filter((r) => r.url.includes('/:')).map((r) => `${r.method} ${r.url}`);
-    expect(idRoutes.filter((r) => !(r in probes))).toEqual([]);
+  /** B's ids of every kind, read once. */
+  let idsOfB: Ids | undefined;
+  const idsOf = async (): Promise<Ids> => {
+    if (idsOfB) return idsOfB;
     const one = async (table: string) =>
       (await queryRows<{ id: string }>(t.database.db, sql`select id from ${sql.raw(table)} where tenant_id = ${tenantB} limit 1`))[0]!.id;
     // A use at B's unit, which B itself could undo.
@@ -126,21 +136,52 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
     // B's owner, and an open invitation of B.
     const [owner] = await queryRows<{ user_id: string }>(t.database.db, sql`select user_id from memberships where tenant_id = ${tenantB} limit 1`);
     const invitation = (await api(t, cookieB, 'POST', '/api/invitations', { email: 'invited-to-b@example.com', role: 'member' })).json() as { id: string };
-    const b: Ids = { unit: await one('units'), garage: await one('garages'), item: await one('items'), movement: use!.id, scan: await one('scans'), user: owner!.user_id, invitation: invitation.id, calendarLink: await one('calendar_links') };
-    const beforeTeam = await queryRows(t.database.db, sql`select user_id, role, null as status, null as expires_at from memberships where tenant_id = ${tenantB} union all select null, role, status, expires_at::text from invitations where tenant_id = ${tenantB} order by 1, 2, 3, 4`);
+    idsOfB = { unit: await one('units'), garage: await one('garages'), item: await one('items'), movement: use!.id, scan: await one('scans'), user: owner!.user_id, invitation: invitation.id, calendarLink: await one('calendar_links'), apiKey: await one('api_keys') };
+    return idsOfB;
+  };
+  const urlFor = (pattern: string, b: Ids) => {
+    const idFor = ({ items: b.item, garages: b.garage, users: b.user, invitations: b.invitation, scans: b.scan, 'api-keys': b.apiKey } as Record<string, string>)[pattern.split('/')[2]!] ?? b.unit;
+    return pattern.replace(':id', idFor).replace(':itemId', b.item).replace(':linkId', b.calendarLink);
+  };
+  const teamOfB = () =>
+    queryRows(t.database.db, sql`select user_id, role, null as status, null as expires_at from memberships where tenant_id = ${tenantB} union all select null, role, status, expires_at::text from invitations where tenant_id = ${tenantB} union all select created_by, role, 'key', revoked_at::text from api_keys where tenant_id = ${tenantB} order by 1, 2, 3, 4`);
+
+  it("refuses A's API key everything of B: 404 or 403 on every route with an id in its path, no B rows in any list, nothing changed", async () => {
+    const b = await idsOf();
+    const beforeTeam = await teamOfB();
+    const before = await queryRows(t.database.db, sql`select count(*)::int as logs, sum(quantity_change)::int as total from inventory_logs`);
+    const idRoutes = t.routes.filter((r) => r.url.includes('/:')).map((r) => `${r.method} ${r.url}`);
+    for (const route of idRoutes) {
+      const [method, pattern] = route.split(' ') as ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string];
+      const res = await apiWithKey(t.app, keyA, method, urlFor(pattern, b), probes[route]!(b));
+      expect([403, 404], `${route}: ${res.statusCode} ${res.body}`).toContain(res.statusCode);
+      expect(res.body, route).not.toContain(b.unit);
+    }
+    expect(await queryRows(t.database.db, sql`select count(*)::int as logs, sum(quantity_change)::int as total from inventory_logs`)).toEqual(before);
+    expect(await teamOfB()).toEqual(beforeTeam);
+    const everyIdOfB = Object.values(b);
+    for (const path of ['/api/items', '/api/garages', '/api/units', '/api/dashboard', '/api/users', '/api/forecast', '/api/reports/status']) {
+      const res = await apiWithKey(t.app, keyA, 'GET', path);
+      expect(res.statusCode, path).toBe(200);
+      for (const id of everyIdOfB) expect(res.body, path).not.toContain(id);
+      expect(res.body, path).not.toContain('B Rentals');
+    }
+  });
+
+  it('answers 404 on every route with an id in its path for another tenant ids, and changes nothing', async () => {
+    const idRoutes = t.routes.filter((r) => r.url.includes('/:')).map((r) => `${r.method} ${r.url}`);
+    expect(idRoutes.filter((r) => !(r in probes))).toEqual([]);
+    const b = await idsOf();
+    const beforeTeam = await teamOfB();
     const before = await queryRows(t.database.db, sql`select count(*)::int as logs, sum(quantity_change)::int as total from inventory_logs`);
     for (const route of idRoutes) {
       const [method, pattern] = route.split(' ') as ['GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE', string];
-      const idFor = ({ items: b.item, garages: b.garage, users: b.user, invitations: b.invitation, scans: b.scan } as Record<string, string>)[pattern.split('/')[2]!] ?? b.unit;
-      const url = pattern.replace(':id', idFor).replace(':itemId', b.item).replace(':linkId', b.calendarLink);
-      const res = await api(t, cookieA, method, url, probes[route]!(b));
+      const res = await api(t, cookieA, method, urlFor(pattern, b), probes[route]!(b));
       expect(res.statusCode, route).toBe(404);
     }
     expect(await queryRows(t.database.db, sql`select count(*)::int as logs, sum(quantity_change)::int as total from inventory_logs`)).toEqual(before);
     expect((await api(t, cookieB, 'GET', `/api/units/${b.unit}`)).json().name).toBe('B1');
-    expect(
-      await queryRows(t.database.db, sql`select user_id, role, null as status, null as expires_at from memberships where tenant_id = ${tenantB} union all select null, role, status, expires_at::text from invitations where tenant_id = ${tenantB} order by 1, 2, 3, 4`),
-    ).toEqual(beforeTeam);
+    expect(await teamOfB()).toEqual(beforeTeam);
   });
 
   it('the Users screen lists only the caller company members and invitations', async () => {

@@ -91,11 +91,18 @@ describe('OpenAPI document', () => {
     expect(byId.authPost).toContain('429');
   });
 
-  it('names the session cookie as the security scheme of every private operation', () => {
-    expect(doc.components.securitySchemes).toEqual({ sessionCookie: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }) });
-    expect(doc.security).toEqual([{ sessionCookie: [] }]);
+  it('names the session cookie, or an API key where a key may call it, as the security scheme of every private operation', () => {
+    expect(doc.components.securitySchemes).toEqual({
+      sessionCookie: expect.objectContaining({ type: 'apiKey', in: 'cookie', name: SESSION_COOKIE }),
+      apiKey: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
+    });
+    expect(doc.security).toEqual([{ sessionCookie: [] }, { apiKey: [] }]);
     const publicOps = operations.filter((o) => o.op.security?.length === 0).map((o) => o.op.operationId);
     expect(publicOps.sort()).toEqual(expect.arrayContaining(['authGet', 'authPost', 'health', 'receiveBillingEvent']));
     expect(operations.find((o) => o.op.operationId === 'listUnits')!.op.security).toBeUndefined();
+    // A browser session only (docs/decisions/049-api-keys.md): the keys themselves, billing, a person's own routes.
+    for (const id of ['createApiKey', 'listApiKeys', 'revokeApiKey', 'getMe']) {
+      expect(operations.find((o) => o.op.operationId === id)!.op.security, id).toEqual([{ sessionCookie: [] }]);
+    }
   });
 });

@@ -16,6 +16,7 @@ import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorStatus, type ErrorCode } from '../../common/errors';
+import { keysAllowed } from '../access';
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -28,6 +29,9 @@ declare module 'fastify' {
 export const SESSION_COOKIE = 'better-auth.session_token';
 
 const SECURITY_SCHEME = 'sessionCookie';
+
+/** A company's API key in `Authorization: Bearer <key>` (docs/decisions/049-api-keys.md). */
+const KEY_SCHEME = 'apiKey';
 
 /** Response schema of a 204 answer (deletions): documented without content. */
 export const noContent = z.void();
@@ -171,12 +175,19 @@ const transform: FastifyDynamicSwaggerOptions['transform'] = (input) => {
   const documented = noBody
     ? { ...schema, response: { ...(schema?.response as object), 204: { type: 'null', description: 'Done; no body' } } }
     : schema;
+  const access = input.route.config?.access;
+  // A request made with an API key may also be counted out (429) or refused as a read-only key (403).
+  const byKey = keysAllowed(access);
+  const errors = (documented as { 'x-errors'?: readonly ErrorCode[] } | undefined)?.['x-errors'] ?? [];
   return {
     url,
     schema: {
       ...documented,
-      ...(input.route.config?.access === 'public' ? { security: [] } : {}),
-      ...(rateLimited ? { 'x-rate-limited': true } : {}),
+      ...(byKey ? { 'x-errors': [...errors, 'FORBIDDEN' as const] } : {}),
+      // Public: nothing; routes a key may call: either scheme (the document's default); the
+      // others: the session cookie only.
+      ...(access === 'public' ? { security: [] } : keysAllowed(access) ? {} : { security: [{ [SECURITY_SCHEME]: [] }] }),
+      ...(rateLimited || byKey ? { 'x-rate-limited': true } : {}),
     },
   };
 };
@@ -212,7 +223,8 @@ export function apiDocumentOptions(appUrl: string): FastifyDynamicSwaggerOptions
         version: '1.0.0',
         description:
           'Supply inventory for short-term-rental operators. Sign in through `/api/auth/sign-in/email`; the session cookie it sets ' +
-          'authenticates every other operation. Every error answers `{ error: { code, message, issues? } }` with the status of its code.',
+          'authenticates every other operation. A company\'s API key, sent as `Authorization: Bearer <key>`, authenticates the operations ' +
+          'that list it, within the key\'s role. Every error answers `{ error: { code, message, issues? } }` with the status of its code.',
       },
       servers: [{ url: appUrl }],
       components: {
@@ -223,10 +235,17 @@ export function apiDocumentOptions(appUrl: string): FastifyDynamicSwaggerOptions
             name: SESSION_COOKIE,
             description: 'Set by better-auth at sign-in (HttpOnly); send every cookie it set.',
           },
+          [KEY_SCHEME]: {
+            type: 'http',
+            scheme: 'bearer',
+            description:
+              "A company's API key (`imk_…`), created on the API keys screen by an admin or owner. The company and the role come from the key; " +
+              'a read-only key may call GET operations open to members. Requests per key are limited per minute (429).',
+          },
         },
         schemas: { ErrorBody: errorBodySchema as never },
       },
-      security: [{ [SECURITY_SCHEME]: [] }],
+      security: [{ [SECURITY_SCHEME]: [] }, { [KEY_SCHEME]: [] }],
       tags: [
         { name: 'auth', description: 'Sign-up, sign-in and sessions (better-auth)' },
         { name: 'health', description: 'Liveness' },
@@ -239,6 +258,7 @@ export function apiDocumentOptions(appUrl: string): FastifyDynamicSwaggerOptions
         { name: 'units', description: 'Properties and their stock' },
         { name: 'reports', description: 'Cost, status and assistant reports' },
         { name: 'hostaway', description: 'Import of listings and reservations from Hostaway' },
+        { name: 'api-keys', description: "The company's API keys (a browser session of an admin or owner)" },
       ],
     },
     transform,

@@ -193,3 +193,23 @@ export async function onboard(
   }
   return (company.json() as { tenant_id: string }).tenant_id;
 }
+
+/**
+ * Calls the API as a script would with the company API key `key` (`Authorization: Bearer`), with
+ * no Origin; `cookie` adds a browser session too (the key wins, server/access.ts).
+ */
+export function apiWithKey(
+  app: FastifyInstance,
+  key: string,
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE',
+  url: string,
+  payload?: unknown,
+  cookie?: string,
+) {
+  return app.inject({
+    method,
+    url,
+    headers: { authorization: `Bearer ${key}`, ...(cookie ? { cookie } : {}), ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
+}

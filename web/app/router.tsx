@@ -105,6 +105,7 @@ export const routes: RouteObject[] = [
               { path: '/items', ...screen('Items', () => import('../features/items/ItemsRoute').then((m) => m.ItemsRoute)) },
               { path: '/reports', ...screen('Reports', () => import('../features/reports/ReportsRoute').then((m) => m.ReportsRoute)) },
               { path: '/users', ...screen('Users', () => import('../features/users/UsersRoute').then((m) => m.UsersRoute)) },
+              { path: '/api-keys', ...screen('API keys', () => import('../features/api-keys/ApiKeysRoute').then((m) => m.ApiKeysRoute)) },
               { path: '/account', ...screen('Account', () => import('../features/auth/AccountRoute').then((m) => m.AccountRoute)) },
               { path: '/subscription', ...screen('Subscription', () => import('../features/subscription/SubscriptionRoute').then((m) => m.SubscriptionRoute)) },
               { path: '/pending-changes', ...screen('Changes on this phone', () => import('../features/pending-changes/PendingChangesRoute').then((m) => m.PendingChangesRoute)) },

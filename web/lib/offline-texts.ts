@@ -20,7 +20,7 @@ export function offlineAsOfText(when: string): string {
 }
 
 /** The screens that only work with a connection: nothing of theirs is kept on the device. */
-export type OnlineOnlyScreen = 'reports' | 'subscription' | 'users' | 'import';
+export type OnlineOnlyScreen = 'reports' | 'subscription' | 'users' | 'import' | 'api-keys';
 
 /** What each online-only screen says while offline, instead of failing. */
 export const NEEDS_CONNECTION_TEXT: Record<OnlineOnlyScreen, string> = {
@@ -28,4 +28,5 @@ export const NEEDS_CONNECTION_TEXT: Record<OnlineOnlyScreen, string> = {
   subscription: 'Plans and billing need a connection. They will load when you are back online.',
   users: 'The list of users needs a connection. It will load when you are back online.',
   import: 'The Hostaway import needs a connection. It will open when you are back online.',
+  'api-keys': 'API keys need a connection. They will load when you are back online.',
 };

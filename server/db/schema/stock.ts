@@ -211,6 +211,13 @@ export const inventoryLogs = pgTable(
      * parameter of their own.
      */
     scanId: uuid('scan_id').default(sql`nullif(current_setting('app.scan_id', true), '')::uuid`),
+    /**
+     * The API key that made this change (schema/api-keys.ts), else null; `user_id` is then the
+     * key's creator. Set by the BEFORE INSERT trigger `inventory_logs_api_key` (migration 0043)
+     * from the user id the writers receive, which for a request made with a key is the key's id
+     * (docs/decisions/049-api-keys.md). No foreign key: the ledger outlives its keys.
+     */
+    apiKeyId: uuid('api_key_id'),
   },
   (t) => {
     // A usage row (the SQL function `ledger_is_usage` written out): the predicate of both usage indexes.

@@ -37,6 +37,23 @@ export interface Identity {
 export interface TenantIdentity extends Identity {
   tenantId: string;
   role: Role;
+  /**
+   * Set when the request was made with an API key (modules/api-keys, docs/decisions/049-api-keys.md).
+   * `userId` is then the key's id, which the stock writers record on each movement and the
+   * ledger's trigger turns into `api_key_id` with the key's creator as `user_id`; `email` is empty.
+   * Routes about a person (their settings, the team, keys themselves) are refused to keys.
+   */
+  apiKey?: ApiKeyActor;
+}
+
+/** The API key a request was made with. */
+export interface ApiKeyActor {
+  id: string;
+  name: string;
+  /** The person who created it (the ledger's `user_id` of its changes). */
+  createdBy: string;
+  /** A read-only key: GET routes open to members only. */
+  readOnly: boolean;
 }
 
 const preparedIdentity = new WeakMap<Db, ReturnType<typeof prepareIdentity>>();

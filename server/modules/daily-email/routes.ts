@@ -42,7 +42,8 @@ export async function dailyEmailRoutes(fastify: FastifyInstance, { ctx, jobs, de
   const { signer, sendHour } = deps;
   const tags = ['daily-email'];
   // Everyone's own setting, behind no gate: turning an email off must always be possible.
-  const own = { access: { role: leastRole.view, gate: 'none' } } as const;
+  // A person's own morning email: an API key is nobody's (docs/decisions/049-api-keys.md).
+  const own = { access: { role: leastRole.view, gate: 'none', apiKeys: false } } as const;
   const company = { access: { role: leastRole.setup, gate: 'none' } } as const;
 
   // The one-click form body (RFC 8058) carries nothing but `List-Unsubscribe=One-Click`; this

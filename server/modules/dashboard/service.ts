@@ -22,14 +22,19 @@ import { displayName, peopleByIds } from '../auth/people';
 export const DASHBOARD_LIST_LIMIT = 100;
 
 /** An activity row as the SQL function answers it: its author by id, and whether they are still a member. */
-type ActivityRow = Omit<DashboardResponse['recent_activity'][number], 'by'> & { user_id: string | null; by_member: boolean };
+type ActivityRow = Omit<DashboardResponse['recent_activity'][number], 'by'> & { user_id: string | null; by_member: boolean; api_key: string | null };
+
+/** How a change made with an API key names its author: the key, by its name (docs/decisions/049-api-keys.md). */
+export function apiKeyAuthor(name: string): string {
+  return `API key “${name}”`;
+}
 
 /**
  * Reads stats, unit and garage alerts and recent activity of `tenantId`, in the shape of
  * `dashboardResponse` (common/contracts/dashboard.ts; times are ISO 8601 UTC with milliseconds).
  * Each activity row's author is named after the transaction (server/modules/auth/people.ts): a
- * member by name, someone who left the company as 'a former member', a change no person made by
- * no one.
+ * member by name, someone who left the company as 'a former member', a change made with an API key
+ * by the key ('API key “PMS sync”'), a change no person made by no one.
  */
 export async function getDashboard(db: Db, tenantId: string): Promise<DashboardResponse> {
   const dashboard = await withTenant(db, tenantId, async (tx) => {
@@ -39,10 +44,11 @@ export async function getDashboard(db: Db, tenantId: string): Promise<DashboardR
     );
     return row!.dashboard;
   });
-  const people = await peopleByIds(db, dashboard.recent_activity.flatMap((a) => (a.user_id && a.by_member ? [a.user_id] : [])));
+  const people = await peopleByIds(db, dashboard.recent_activity.flatMap((a) => (a.user_id && a.by_member && a.api_key === null ? [a.user_id] : [])));
   return {
     ...dashboard,
-    recent_activity: dashboard.recent_activity.map(({ user_id, by_member, ...activity }) => {
+    recent_activity: dashboard.recent_activity.map(({ user_id, by_member, api_key, ...activity }) => {
+      if (api_key !== null) return { ...activity, by: apiKeyAuthor(api_key) };
       const person = user_id && by_member ? people.get(user_id) : undefined;
       return { ...activity, by: user_id === null ? null : person ? displayName(person) : 'a former member' };
     }),

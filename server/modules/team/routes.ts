@@ -55,8 +55,10 @@ export async function teamRoutes(fastify: FastifyInstance, { ctx, identities }: 
   // "Screens: Expired-trial gate"). Revoking and removing are not: a company whose trial ended
   // may need to come down to a smaller plan's number of users before it subscribes.
   const view = { access: { role: leastRole.view, gate: 'trial' } } as const;
-  const manage = { access: { role: leastRole.users, gate: 'trial' } } as const;
-  const reduce = { access: { role: leastRole.users, gate: 'none' } } as const;
+  // Who belongs to the company and with which role is changed by people signed in, never by an
+  // API key (docs/decisions/049-api-keys.md): a leaked key cannot let anyone in.
+  const manage = { access: { role: leastRole.users, gate: 'trial', apiKeys: false } } as const;
+  const reduce = { access: { role: leastRole.users, gate: 'none', apiKeys: false } } as const;
   const link = { access: 'public', rateLimit: { max: LINK_REQUESTS_PER_MINUTE, timeWindow: 60_000 } } as const;
 
   const invitationEmails = ctx.limits.limit({ name: 'invitation-emails', points: INVITATIONS_PER_WINDOW, durationSeconds: INVITATION_WINDOW_SECONDS });

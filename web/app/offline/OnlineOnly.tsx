@@ -13,6 +13,7 @@ const SCREEN_OF_PATH: Readonly<Record<string, OnlineOnlyScreen>> = {
   '/reports': 'reports',
   '/subscription': 'subscription',
   '/users': 'users',
+  '/api-keys': 'api-keys',
 };
 
 /**

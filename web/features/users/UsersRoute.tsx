@@ -4,13 +4,14 @@
  * controls a person may not use are not shown (Invite User is disabled with the reason).
  */
 import { useState } from 'react';
-import { UserPlus, Users } from 'lucide-react';
+import { Link } from 'react-router';
+import { KeyRound, UserPlus, Users } from 'lucide-react';
 import type { Role } from '../../../common/contracts/session';
 import type { PendingInvitation, TeamMember } from '../../../common/contracts/team';
 import { roleNames } from '../../../common/permissions';
 import { OnlineOnly } from '../../app/offline/OnlineOnly';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
-import { Button } from '../../components/ui/Button';
+import { Button, buttonClasses } from '../../components/ui/Button';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { Spinner } from '../../components/ui/Spinner';
@@ -47,6 +48,7 @@ function UsersScreen() {
   const team = useTeam();
   const me = useMe().data;
   const inviting = usePermission('users');
+  const managingKeys = usePermission('apiKeys');
   const [inviteOpen, setInviteOpen] = useState(false);
   const [pending, setPending] = useState<Pending>(null);
   const changeRole = useChangeRole();
@@ -137,10 +139,18 @@ function UsersScreen() {
         subtitle="The people of your company and what they may do"
         actions={
           <div className="flex flex-col items-start gap-1 sm:items-end">
-            <Button onClick={() => setInviteOpen(true)} disabled={!inviting.allowed} aria-describedby={inviting.reason ? 'invite-reason' : undefined}>
-              <UserPlus className="size-5" aria-hidden="true" />
-              Invite User
-            </Button>
+            <div className="flex flex-wrap gap-2">
+              {managingKeys.allowed && (
+                <Link to="/api-keys" className={buttonClasses('secondary')}>
+                  <KeyRound className="size-5" aria-hidden="true" />
+                  API keys
+                </Link>
+              )}
+              <Button onClick={() => setInviteOpen(true)} disabled={!inviting.allowed} aria-describedby={inviting.reason ? 'invite-reason' : undefined}>
+                <UserPlus className="size-5" aria-hidden="true" />
+                Invite User
+              </Button>
+            </div>
             {inviting.reason && (
               <p id="invite-reason" className="text-sm text-slate-600">
                 {inviting.reason}
