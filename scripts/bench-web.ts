@@ -1,5 +1,6 @@
 /**
- * `npm run bench:web [-- --runs 3] [-- --app-dir <dir>] [-- --no-build]`: Lighthouse (the
+ * `npm run bench:web [-- --runs 3] [-- --app-dir <dir>] [-- --no-build] [-- --preset mobile|desktop]
+ * [-- --report-dir <dir>]`: Lighthouse (the
  * performance category, mobile and desktop presets) on /login and on the demo operator's
  * dashboard, against a locally started server, in Chromium (decision 016).
  *
@@ -14,6 +15,8 @@
  *    and the median: score, LCP, TBT, FCP, bytes transferred and requests.
  * 5. Stops the server and Chromium and deletes the data directory.
  *
+ * --preset measures one preset only. --report-dir writes each run's whole Lighthouse result there
+ * (`<preset>-<page>-<run>.json`) to see which requests and tasks a score is made of.
  * --app-dir measures another checkout of the app (e.g. an older commit with this repository's
  * node_modules linked into it), so figures before and after a change come from the same
  * script. Scores depend on the machine's CPU: the load average is printed beside them.
@@ -22,7 +25,7 @@
  * Exit codes: 0 measured, 1 a step failed, 2 bad arguments.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -62,12 +65,13 @@ export function medianFigures(runs: RunFigures[]): RunFigures {
 }
 
 /** One Lighthouse run of `url` on the Chromium listening on `port`. */
-async function measure(url: string, port: number, preset: 'mobile' | 'desktop', cookie?: string): Promise<RunFigures> {
+async function measure(url: string, port: number, preset: 'mobile' | 'desktop', cookie?: string, reportFile?: string): Promise<RunFigures> {
   const flags: Flags = { port, output: 'json', logLevel: 'error', onlyCategories: ['performance'], ...(cookie ? { extraHeaders: { Cookie: cookie } } : {}) };
   const result = await lighthouse(url, flags, preset === 'desktop' ? desktopConfig : undefined);
   const lhr = result?.lhr;
   if (!lhr) throw new Error(`Lighthouse returned no result for ${url}`);
   if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.message}`);
+  if (reportFile) writeFileSync(reportFile, JSON.stringify(lhr));
   const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
   const requests = (lhr.audits['network-requests']?.details as { items?: unknown[] } | undefined)?.items?.length ?? Number.NaN;
   return {
@@ -98,7 +102,7 @@ const row = (label: string, f: RunFigures) =>
 async function main(): Promise<number> {
   let args;
   try {
-    args = parseArgs({ options: { runs: { type: 'string', default: '3' }, 'app-dir': { type: 'string', default: '.' }, 'no-build': { type: 'boolean', default: false } } }).values;
+    args = parseArgs({ options: { runs: { type: 'string', default: '3' }, 'app-dir': { type: 'string', default: '.' }, 'no-build': { type: 'boolean', default: false }, preset: { type: 'string' }, 'report-dir': { type: 'string' } } }).values;
   } catch (err) {
     console.error((err as Error).message);
     return 2;
@@ -108,6 +112,14 @@ async function main(): Promise<number> {
     console.error('--runs must be a positive whole number');
     return 2;
   }
+  const presets: ('mobile' | 'desktop')[] | undefined =
+    args.preset === undefined ? ['mobile', 'desktop'] : args.preset === 'mobile' || args.preset === 'desktop' ? [args.preset] : undefined;
+  if (!presets) {
+    console.error('--preset must be mobile or desktop');
+    return 2;
+  }
+  const reportDir = args['report-dir'] === undefined ? undefined : resolve(args['report-dir']);
+  if (reportDir) mkdirSync(reportDir, { recursive: true });
   const appDir = resolve(args['app-dir']);
   const dataDir = mkdtempSync(join(tmpdir(), 'bench-web-'));
   const port = await freePort();
@@ -132,12 +144,13 @@ async function main(): Promise<number> {
       { name: 'dashboard', url: `${url}/`, signedIn: true },
     ];
     const table: string[] = [];
-    for (const preset of ['mobile', 'desktop'] as const) {
+    for (const preset of presets) {
       for (const page of pages) {
         const figures: RunFigures[] = [];
         for (let i = 0; i < runs; i++) {
           // A fresh session per run: a Cookie header kept for minutes may no longer be accepted.
-          const f = await measureWithRetries(page.url, chrome.port, preset, page.signedIn ? await signIn(url, DEMO_EMAIL, DEMO_PASSWORD) : undefined);
+          const reportFile = reportDir && join(reportDir, `${preset}-${page.name === '/login' ? 'login' : page.name}-${i + 1}.json`);
+          const f = await measureWithRetries(page.url, chrome.port, preset, page.signedIn ? await signIn(url, DEMO_EMAIL, DEMO_PASSWORD) : undefined, reportFile);
           figures.push(f);
           console.log(`${preset} ${page.name} run ${i + 1}: ${row('', f).slice(4)}  load ${loadavg()[0]!.toFixed(2)}`);
         }

@@ -42,7 +42,7 @@ export const BUDGET_BYTES = 150_000;
  */
 export const FIRST_SCREENS: Record<string, string[]> = {
   '/login': ['features/auth/LoginRoute.tsx'],
-  '/': ['app/shell/AppShell.tsx', 'features/dashboard/DashboardRoute.tsx'],
+  '/': ['app/guards/RequireSetup.tsx', 'app/shell/AppShell.tsx', 'features/dashboard/DashboardRoute.tsx'],
 };
 
 /** The manifest key of index.html's entry chunk. @throws Error when there is none. */

@@ -43,11 +43,16 @@ export interface FirstScreenStart {
 
 /**
  * Per path of FIRST_SCREENS. The dashboard: the onboarding status, its answer and what the
- * shell shows (the user and company, the plan); it shows the alerts' and the activity's times.
+ * shell shows (the user and company, the plan), then its card 'Runs out before a check-in',
+ * whose code loads after the first paint but whose data need not wait for that code; it shows
+ * the alerts' and the activity's times.
  */
 export const FIRST_SCREEN_START: Record<string, FirstScreenStart> = {
   '/login': { requests: [], formatsDates: false },
-  '/': { requests: ['/api/onboarding/status', '/api/dashboard', '/api/me', '/api/subscription/status'], formatsDates: true },
+  '/': {
+    requests: ['/api/onboarding/status', '/api/dashboard', '/api/me', '/api/subscription/status', '/api/forecast/summary'],
+    formatsDates: true,
+  },
 };
 
 /**

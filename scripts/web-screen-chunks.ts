@@ -25,9 +25,17 @@ export interface ChunkGroup {
 /** The module ids of a build and, for each, the ids it imports statically. */
 export type ModuleGraph = Map<string, readonly string[]>;
 
-/** `start` and every module it imports statically, transitively, except those in `except`. */
+/**
+ * Modules the static graph reaches from the first screens that their code never runs: zod's core
+ * index re-exports its JSON Schema generator and every locale, which `zod/mini` leaves out of what
+ * it uses. Left in a first screen's group, they would be downloaded with it (about 7 kB of gzip)
+ * for the other screens' classic zod to import from there.
+ */
+const NOT_FIRST_SCREEN = /[\\/]node_modules[\\/]zod[\\/]v4[\\/](core[\\/](to-json-schema|json-schema[a-z-]*)\.js|locales[\\/])/;
+
+/** `start` and every module it imports statically, transitively, except those in `except` (and NOT_FIRST_SCREEN). */
 function closure(graph: ModuleGraph, start: string, except: ReadonlySet<string>, into = new Set<string>()): Set<string> {
-  if (into.has(start) || except.has(start)) return into;
+  if (into.has(start) || except.has(start) || NOT_FIRST_SCREEN.test(start)) return into;
   into.add(start);
   for (const imported of graph.get(start) ?? []) closure(graph, imported, except, into);
   return into;

@@ -7,6 +7,7 @@
  */
 import { z } from 'zod';
 import { calendarDate, wholeNumber } from './fields';
+import { shortfallKinds } from './forecast-summary';
 
 /** Days ahead a forecast may look, the default first (docs/product.md "Forecast"). */
 export const FORECAST_HORIZONS = [7, 3, 14] as const;
@@ -14,9 +15,6 @@ export const DEFAULT_FORECAST_HORIZON = 7;
 
 /** Most properties GET /api/forecast lists (the most urgent first). */
 export const FORECAST_PROPERTIES_SHOWN = 50;
-
-/** Days ahead the Dashboard card "Runs out before a check-in" looks. */
-export const SUMMARY_HORIZON_DAYS = 7;
 
 /** Days from a pick list's day whose arrivals what is brought that day must cover (docs/product.md "Pick lists"). */
 export const PICK_LIST_HORIZON_DAYS = 7;
@@ -34,13 +32,6 @@ export const forecastQuery = z.object({
 });
 export type ForecastQuery = z.infer<typeof forecastQuery>;
 
-/**
- * Why a check-in is short (docs/product.md "Forecast"): `runs_out` — the stock before the arrival
- * does not cover the stay's expected use; `below_minimum` — it covers it but is below the item's
- * minimum threshold.
- */
-export const shortfallKinds = ['runs_out', 'below_minimum'] as const;
-export type ShortfallKind = (typeof shortfallKinds)[number];
 
 /**
  * Stays of the company's figure a property's own usage rate is weighed against (docs/product.md
@@ -201,22 +192,6 @@ export const unitForecastAnswer = z.object({
 });
 export type UnitForecastAnswer = z.infer<typeof unitForecastAnswer>;
 
-/** GET /api/forecast/summary: the dashboard card "Runs out before a check-in". */
-export const forecastSummary = z.object({
-  horizon_days: z.number().int(),
-  properties_short: z.number().int(),
-  first: z.array(
-    z.object({
-      unit_id: z.string(),
-      unit_name: z.string(),
-      arrival_date: z.string(),
-      kind: z.enum(shortfallKinds),
-      item_names: z.array(z.string()),
-      items_short: z.number().int(),
-    }),
-  ),
-});
-export type ForecastSummary = z.infer<typeof forecastSummary>;
 
 // ---- Pick lists ------------------------------------------------------------------------------
 

@@ -7,13 +7,18 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from 'react-hot-toast';
 import { BrowserRouter, useLocation, useNavigate } from 'react-router';
 import { dropFirstScreenRequests } from '../lib/first-screen-requests';
+import { useFirstScreenSettled } from '../lib/first-screen-settled';
+import { useOutboxWanted } from '../lib/outbox/outbox-demand';
+import { useAuthState } from '../lib/use-auth-state';
 import { OfflineCache } from './offline/OfflineCache';
 import { createQueryClient } from './query-client';
 import { AppRoutes } from './router';
 
 /**
- * The outbox runner, loaded after the first screen: the outbox and its IndexedDB code are not part
- * of /login's and the dashboard's first download (decision 016). Code that cannot load (the
+ * The outbox runner, loaded only for a signed-in user, once the first screen has settled or a
+ * screen that writes stock has loaded (outbox-demand.ts): the outbox and its IndexedDB code are
+ * not part of /login's and the dashboard's first download and do not compete with it (decision
+ * 016, first-screen-settled.ts). Code that cannot load (the
  * network gone before it arrived, without the service worker's copy) leaves nothing running
  * rather than breaking the page.
  */
@@ -36,6 +41,9 @@ function Providers() {
   useEffect(() => {
     if (locationKey !== 'default') dropFirstScreenRequests();
   }, [locationKey]);
+  const signedIn = useAuthState().status === 'signed-in';
+  const settled = useFirstScreenSettled();
+  const outboxWanted = useOutboxWanted();
   const [queryClient] = useState(() =>
     // BrowserRouter keeps its location in the window's, so the path is read there.
     createQueryClient({ pathname: () => window.location.pathname, navigate: (to) => void navigateRef.current(to) }),
@@ -43,9 +51,11 @@ function Providers() {
   return (
     <QueryClientProvider client={queryClient}>
       <OfflineCache />
-      <Suspense fallback={null}>
-        <OutboxRunner />
-      </Suspense>
+      {signedIn && (settled || outboxWanted) && (
+        <Suspense fallback={null}>
+          <OutboxRunner />
+        </Suspense>
+      )}
       <AppRoutes />
       {/* The product's toast durations: 4 s, successes 2 s; the library keeps at most 20. */}
       <Toaster

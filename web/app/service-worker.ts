@@ -13,6 +13,8 @@
  * there is no worker, and a cached shell would hide every edit.
  */
 
+import { firstScreenSettled } from '../lib/first-screen-settled';
+
 /** Where the build writes the worker (vite-plugin-pwa's default `filename`); its scope is the whole site. */
 export const SERVICE_WORKER_URL = '/sw.js';
 
@@ -25,9 +27,10 @@ export const SERVICE_WORKER_URL = '/sw.js';
 export const UPDATE_CHECK_MS = 60 * 60 * 1000;
 
 /**
- * Registers the worker once the page has loaded, so its download and the precache (about a
- * megabyte, fetched once per release) never compete with the first screen's requests.
- * Does nothing in a browser without service workers (or in a context that forbids them: plain
+ * Registers the worker once the first screen has settled (first-screen-settled.ts: some time after
+ * the page's load event, which comes before the screen's data), so its download, the precache
+ * (about a megabyte, fetched once per release) and its installation never compete with the first
+ * screen's requests and rendering. Does nothing in a browser without service workers (or in a context that forbids them: plain
  * http on another host than localhost). A failed registration is left alone: the app works
  * online without the worker.
  */
@@ -36,8 +39,7 @@ export function registerServiceWorker(): void {
   const register = () => {
     navigator.serviceWorker.register(SERVICE_WORKER_URL, { scope: '/' }).then(checkForUpdatesWhenShown, () => undefined);
   };
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register, { once: true });
+  void firstScreenSettled().then(register);
 }
 
 /** Asks `registration` for a new worker when the page is shown again, at most once per UPDATE_CHECK_MS. */

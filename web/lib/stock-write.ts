@@ -8,8 +8,18 @@
 import type { core } from 'zod/mini';
 import { apiFetch } from './api-fetch';
 import { isNetworkError } from './api-error';
-import { keepChange, outboxSnapshot, outboxUser } from './outbox/outbox';
+import { keepChange, outboxSnapshot, outboxStarted, outboxUser } from './outbox/outbox';
+import { wantOutbox } from './outbox/outbox-demand';
 import type { PendingChangeKind } from './outbox/pending-change';
+
+/**
+ * How long a write waits for the outbox to start, in ms: it starts when this module loads (below),
+ * so only a write made in the first moments of a page can find it still starting.
+ */
+const OUTBOX_START_WAIT_MS = 5000;
+
+// A screen that writes stock may have to keep a change on the phone from its first tap.
+wantOutbox();
 
 /** Thrown when the write was kept on the phone instead of answered: the screen shows it as made. */
 export class ChangeKept extends Error {
@@ -47,6 +57,7 @@ export async function sendStockWrite<T>(
     await keepChange(key, { ...description, path, body: request.body });
     throw new ChangeKept();
   };
+  await outboxStarted(OUTBOX_START_WAIT_MS);
   const signedIn = outboxUser() !== null;
   // Behind changes still waiting, it waits too: the server sees them in the order they were made.
   if (signedIn && (!navigator.onLine || outboxSnapshot().waiting.length > 0)) return keep();

@@ -16,7 +16,8 @@
  * stay both terms give the same use, so f only shapes how a long or crowded stay differs.
  * When the company has no usage of the item at all, the item's default per stay is used (f = 1).
  */
-import { PRIOR_STAYS, type RateBasis, type ShortfallKind } from '../../../common/contracts/forecast';
+import { PRIOR_STAYS, type RateBasis } from '../../../common/contracts/forecast';
+import type { ShortfallKind } from '../../../common/contracts/forecast-summary';
 import { isBelowMinimum } from '../../../common/contracts/stock';
 
 /** Days of ledger history the rates are learned from (docs/product.md "Forecast"). */

@@ -11,7 +11,6 @@ import {
   deliverPickListResult,
   forecastAnswer,
   forecastQuery,
-  forecastSummary as forecastSummaryAnswer,
   orderForecastAnswer,
   pickListAnswer,
   pickListQuery,
@@ -19,6 +18,7 @@ import {
   serviceLevelBody,
   unitForecastAnswer,
 } from '../../../common/contracts/forecast';
+import { forecastSummary as forecastSummaryAnswer } from '../../../common/contracts/forecast-summary';
 import { idParam } from '../../../common/contracts/fields';
 import { leastRole } from '../../../common/permissions';
 import type { AppContext } from '../../context';

@@ -12,7 +12,6 @@ import {
   PICK_LIST_DAYS_AHEAD,
   PICK_LIST_HORIZON_DAYS,
   FORECAST_PROPERTIES_SHOWN,
-  SUMMARY_HORIZON_DAYS,
   type ForecastAnswer,
   type ItemForecast,
   type ItemQuantity,
@@ -20,9 +19,9 @@ import {
   type PickListAnswer,
   type PickListUnit,
   type ShortUnitForecast,
-  type ForecastSummary,
   type UnitForecastAnswer,
 } from '../../../common/contracts/forecast';
+import { SUMMARY_HORIZON_DAYS, type ForecastSummary } from '../../../common/contracts/forecast-summary';
 import { orderQuantity } from '../../../common/contracts/stock';
 import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';

@@ -8,6 +8,7 @@
 import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { authClient } from '../../lib/auth-client';
+import { firstScreenSettled } from '../../lib/first-screen-settled';
 import { useAuthState } from '../../lib/use-auth-state';
 import { offlineCacheMayExist } from './offline-cache-marker';
 
@@ -26,7 +27,9 @@ export function OfflineCache() {
     if (!userId) return;
     let stop: (() => void) | undefined;
     let cancelled = false;
-    loadOfflineCache()
+    // Online, after the first screen (offline at once: then the kept data is the screen's).
+    firstScreenSettled()
+      .then(loadOfflineCache)
       .then(({ startOfflineCache }) => {
         if (!cancelled) stop = startOfflineCache(queryClient, userId).stop;
       })

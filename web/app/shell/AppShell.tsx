@@ -11,6 +11,7 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 import { Menu } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Outlet, useLocation } from 'react-router';
+import { firstScreenSettled, useFirstScreenSettled } from '../../lib/first-screen-settled';
 import { useOnline } from '../../lib/offline-status';
 import { NeedsConnection, onlineOnlyScreenAt } from '../offline/OnlineOnly';
 import { OfflineBanner } from './OfflineBanner';
@@ -18,8 +19,9 @@ import { Sidebar } from './Sidebar';
 import { TrialPill } from './TrialPill';
 
 /**
- * '3 changes waiting to be sent' (docs/product.md "Offline use"), loaded after the shell: the
- * outbox's IndexedDB code stays out of the dashboard's first download (decision 016).
+ * '3 changes waiting to be sent' (docs/product.md "Offline use"), loaded once the first screen has
+ * settled (first-screen-settled.ts): the outbox's IndexedDB code stays out of the dashboard's
+ * first download (decision 016).
  */
 const PendingChangesStatus = lazy(() =>
   import('../../components/PendingChangesStatus').then(
@@ -42,7 +44,10 @@ function useOfflineStandIn(): ReturnType<typeof onlineOnlyScreenAt> {
   return online || shownOnline === pathname ? undefined : onlineOnlyScreenAt(pathname);
 }
 
-/** Each time the shell is shown online, reads in idle time what Count needs offline (web/app/offline/warm-up.ts). */
+/**
+ * Each time the shell is shown online, reads in idle time what Count needs offline
+ * (web/app/offline/warm-up.ts), never before the first screen has settled.
+ */
 function useOfflineWarmUp() {
   const queryClient = useQueryClient();
   const online = useOnline();
@@ -50,7 +55,8 @@ function useOfflineWarmUp() {
     if (!online) return;
     let cancel: (() => void) | undefined;
     let cancelled = false;
-    void import('../offline/warm-up')
+    void firstScreenSettled()
+      .then(() => import('../offline/warm-up'))
       .then(({ warmUpOfflineScreens }) => {
         if (!cancelled) cancel = warmUpOfflineScreens(queryClient);
       })
@@ -71,6 +77,7 @@ export function AppShell() {
 
   const closeMenu = useCallback(() => setMenuOpen(false), []);
   const standIn = useOfflineStandIn();
+  const settled = useFirstScreenSettled();
   useOfflineWarmUp();
 
   useEffect(() => {
@@ -116,11 +123,13 @@ export function AppShell() {
       <main className="px-4 pt-6 pb-10 sm:px-6 lg:ml-72 lg:px-10 lg:pt-10 print:m-0 print:p-0">
         <div className="mx-auto max-w-6xl">
           <TrialPill />
-          <Suspense fallback={null}>
-            <div className="mb-4 empty:hidden">
-              <PendingChangesStatus />
-            </div>
-          </Suspense>
+          {settled && (
+            <Suspense fallback={null}>
+              <div className="mb-4 empty:hidden">
+                <PendingChangesStatus />
+              </div>
+            </Suspense>
+          )}
           {standIn ? <NeedsConnection screen={standIn} /> : <Outlet />}
         </div>
       </main>

@@ -1,12 +1,17 @@
 /** The dashboard card "Runs out before a check-in": its lines and count. */
 import { describe, expect, it } from 'vitest';
-import { summaryCount, summaryLine } from './forecast-card-text';
+import { summaryCount, summaryDay, summaryItems } from './forecast-card-text';
 
-describe('summaryLine', () => {
-  it('names the items short and the check-in day, and counts the ones not named', () => {
-    const entry = { unit_id: 'u', unit_name: 'Beach House', arrival_date: '2026-11-27', kind: 'runs_out' as const, item_names: ['Bath Towel'], items_short: 1 };
-    expect(summaryLine(entry)).toBe('Bath Towel before Fri, Nov 27');
-    expect(summaryLine({ ...entry, item_names: ['Bath Towel', 'Coffee Pods'], items_short: 4 })).toBe('Bath Towel, Coffee Pods and 2 more before Fri, Nov 27');
+describe('summaryItems and summaryDay', () => {
+  const entry = { unit_id: 'u', unit_name: 'Beach House', arrival_date: '2026-11-27', kind: 'runs_out' as const, item_names: ['Bath Towel'], items_short: 1 };
+
+  it('names the items short and counts the ones not named', () => {
+    expect(summaryItems(entry)).toBe('Bath Towel');
+    expect(summaryItems({ ...entry, item_names: ['Bath Towel', 'Coffee Pods'], items_short: 4 })).toBe('Bath Towel, Coffee Pods and 2 more');
+  });
+
+  it('gives the check-in day', () => {
+    expect(summaryDay(entry)).toBe('before Fri, Nov 27');
   });
 });
 

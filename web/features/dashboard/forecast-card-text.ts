@@ -1,15 +1,21 @@
 /**
  * The wording of the dashboard card "Runs out before a check-in" (docs/product.md "Screens:
- * Forecast"): one line per property, and the count.
+ * Forecast"): per property its day and its items, and the count.
  */
-import type { ForecastSummary } from '../../../common/contracts/forecast';
+import type { ForecastSummary } from '../../../common/contracts/forecast-summary';
 import { formatCalendarDay } from '../../lib/format';
 
-/** 'Bath Towel, Coffee Pods and 2 more before Fri, Nov 27' (the property's name is the link before it). */
-export function summaryLine(entry: ForecastSummary['first'][number]): string {
+type SummaryEntry = ForecastSummary['first'][number];
+
+/** 'Bath Towel, Coffee Pods and 2 more': the items named, and how many more are short. */
+export function summaryItems(entry: SummaryEntry): string {
   const more = entry.items_short - entry.item_names.length;
-  const items = more > 0 ? `${entry.item_names.join(', ')} and ${more} more` : entry.item_names.join(', ');
-  return `${items} before ${formatCalendarDay(entry.arrival_date)}`;
+  return more > 0 ? `${entry.item_names.join(', ')} and ${more} more` : entry.item_names.join(', ');
+}
+
+/** 'before Fri, Nov 27': the first check-in that would start short (a calendar day, no zone). */
+export function summaryDay(entry: SummaryEntry): string {
+  return `before ${formatCalendarDay(entry.arrival_date)}`;
 }
 
 /** '1 property in the next 7 days', '3 properties in the next 7 days'. */

@@ -33,6 +33,8 @@ let snapshot: OutboxSnapshot = EMPTY;
 let retryTimer: ReturnType<typeof setTimeout> | undefined;
 let seqCounter = 0;
 let ready = false;
+/** Called when the outbox next starts: the writes waiting for it (`outboxStarted`). */
+const startWaiters = new Set<() => void>();
 const listeners = new Set<() => void>();
 const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel('stock-keeper-outbox');
 
@@ -81,6 +83,23 @@ export function outboxSnapshot(): OutboxSnapshot {
 export function subscribeOutbox(listener: () => void): () => void {
   listeners.add(listener);
   return () => listeners.delete(listener);
+}
+
+/**
+ * Resolves once the outbox has started for a signed-in user (at once if it has), or after
+ * `timeoutMs` if it has not by then: nobody is signed in, or the app root could not load it.
+ */
+export function outboxStarted(timeoutMs: number): Promise<void> {
+  if (user !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      startWaiters.delete(done);
+      resolve();
+    };
+    const timer = setTimeout(done, timeoutMs);
+    startWaiters.add(done);
+  });
 }
 
 /**
@@ -167,6 +186,8 @@ export async function discardAll(): Promise<void> {
 export function startOutbox(queryClient: QueryClient, userId: string): () => void {
   user = userId;
   client = queryClient;
+  startWaiters.forEach((waiter) => waiter());
+  startWaiters.clear();
   const online = () => void sendWaiting();
   const changed = () => void reload();
   window.addEventListener('online', online);

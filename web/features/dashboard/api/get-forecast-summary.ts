@@ -1,9 +1,10 @@
 /**
- * GET /api/forecast/summary: the dashboard card "Runs out before a check-in". Its code (and the
- * classic zod API of the forecast's contracts) loads after the dashboard's first paint (decision 016).
+ * GET /api/forecast/summary: the dashboard card "Runs out before a check-in". Its code loads after
+ * the dashboard's first paint (decision 016); its contract is written with zod/mini, as the
+ * dashboard's own.
  */
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { forecastSummary, type ForecastSummary } from '../../../../common/contracts/forecast';
+import { forecastSummary, type ForecastSummary } from '../../../../common/contracts/forecast-summary';
 import { apiFetch } from '../../../lib/api-fetch';
 import { forecastKey } from '../../../lib/queries/forecast-key';
 

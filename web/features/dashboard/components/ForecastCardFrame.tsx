@@ -1,0 +1,40 @@
+/**
+ * The frame of the dashboard card "Runs out before a check-in": its heading, a body of one fixed
+ * least height and the link to the Forecast screen. It is part of the dashboard's first paint,
+ * while the card's data and code load after it (decision 016): the body's height is reserved from
+ * the start (a count line and three properties of two lines each), so the cards below do not move
+ * when the forecast arrives (a layout shift a phone's reader sees and Lighthouse counts).
+ */
+import { useId, type ReactNode } from 'react';
+import { Link } from 'react-router';
+import { CalendarClock } from 'lucide-react';
+import { Card } from '../../../components/ui/Card';
+import { Spinner } from '../../../components/ui/Spinner';
+
+/** Renders the frame around `children`, which fill the reserved body (a column). */
+export function ForecastCardFrame({ children }: { children: ReactNode }) {
+  const headingId = useId();
+  return (
+    <Card aria-labelledby={headingId} data-testid="forecast-card" className="flex flex-col gap-3 p-4">
+      <h2 id={headingId} className="flex items-center gap-2 text-lg font-semibold text-slate-900">
+        <CalendarClock className="size-5 text-red-700" aria-hidden="true" />
+        Runs out before a check-in
+      </h2>
+      <div className="flex min-h-[12.25rem] flex-col gap-3">{children}</div>
+      <Link to="/forecast" className="mt-auto min-h-11 self-start py-2 text-base font-medium text-blue-700 hover:underline">
+        Open the forecast
+      </Link>
+    </Card>
+  );
+}
+
+/** The frame while the card's code or data loads. */
+export function ForecastCardLoading() {
+  return (
+    <ForecastCardFrame>
+      <div className="flex flex-1 items-center justify-center">
+        <Spinner className="size-6" label="Loading the forecast" />
+      </div>
+    </ForecastCardFrame>
+  );
+}
