@@ -344,6 +344,44 @@ describe.each(backends)('Idempotency-Key on %s', (backend) => {
     }
   });
 
+  it('claims Restock to minimum’s keys in its write: one unit asked by several keys at once, each answered once and replayed', async () => {
+    const url = `/api/units/${s.unitId}/restock-to-minimum`;
+    const low = async () => {
+      // Below its minimum again, so that each round has something to fill.
+      const inventory = (await api(t, s.cookie, 'GET', `/api/units/${s.unitId}`)).json() as { inventory: { item_id: string; quantity: number }[] };
+      const quantity = inventory.inventory.find((r) => r.item_id === towel)!.quantity;
+      if (quantity > 0) expect((await api(t, s.cookie, 'POST', `/api/units/${s.unitId}/inventory/${towel}/consume`, { quantity })).statusCode).toBe(200);
+    };
+    await low();
+    // Four keys for one unit at the same moment: one fills it, the others are written after it
+    // (the unit once a batch) and find nothing left to fill; one key sent three times writes once.
+    const keys = [newKey(), newKey(), newKey(), newKey()];
+    const before = await movementCount(t, s.tenantId);
+    const sentKeys = [...keys, keys[0]!, keys[0]!];
+    const answers = await Promise.all(sentKeys.map((key) => send(t, s.cookie, 'POST', url, {}, key)));
+    for (const a of answers) expect([200, 409], a.body).toContain(a.statusCode);
+    const fresh = answers.filter((a) => a.statusCode === 200 && a.headers[REPLAYED_HEADER] === undefined);
+    expect(fresh).toHaveLength(4);
+    const firstBody = new Map(answers.flatMap((a, i) => (fresh.includes(a) ? [[sentKeys[i]!, a.body] as const] : [])));
+    expect(firstBody.size).toBe(4);
+    const filled = fresh.filter((a) => (a.json() as { moved: unknown[] }).moved.length > 0);
+    expect(filled).toHaveLength(1);
+    const written = await movementCount(t, s.tenantId);
+    expect(written).toBeGreaterThan(before);
+    const [stored] = await queryRows<{ n: number }>(
+      t.database.db,
+      sql`select count(*)::int as n from idempotency_keys where tenant_id = ${s.tenantId} and key = any(${`{${keys.join(',')}}`}::text[]) and status = 200`,
+    );
+    expect(stored!.n).toBe(4);
+    const again = await Promise.all(keys.map((key) => send(t, s.cookie, 'POST', url, {}, key)));
+    again.forEach((a, i) => {
+      expect(a.headers[REPLAYED_HEADER]).toBe('true');
+      expect(a.body).toBe(firstBody.get(keys[i]!));
+    });
+    expect(await movementCount(t, s.tenantId)).toBe(written);
+    expect(await ledgerMismatches(t)).toEqual([]);
+  });
+
   it('answers a transfer that opened the unit’s row once, and releases the key of a refused one', async () => {
     const other = await stockTenant(t, `keys-new-row-${backend}@example.com`);
     const soap = other.itemIds['Coffee Pods']!;

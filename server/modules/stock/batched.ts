@@ -61,15 +61,29 @@ const AGAIN = Symbol('again');
  * As {@link batchedPerTenant}, with at most one request of each `keyOf` (a unit) in a batch: a
  * later request of a key already in the batch is sent again and goes into a later one, so it is
  * written after the first committed and finds what that left, instead of locking the same rows
- * again after later steps of the lock order.
+ * again after later steps of the lock order. With `answerOf`, as batchedPerTenant's: a request
+ * sent again stores no answer in this batch (its Idempotency-Key is claimed by the batch that
+ * writes it).
  */
-export function batchedOncePer<I extends TenantRequest, O>(keyOf: (request: I) => string, write: (tx: Tx, tenantId: string, requests: I[]) => Promise<O[]>) {
-  const send = batchedPerTenant(async (tx, tenantId, requests: I[]): Promise<(O | typeof AGAIN)[]> => {
-    const keys = new Set<string>();
-    const first = requests.map((r) => (keys.has(keyOf(r)) ? false : (keys.add(keyOf(r)), true)));
-    const written = await write(tx, tenantId, requests.filter((_, k) => first[k]));
-    return first.map((isFirst) => (isFirst ? written.shift()! : AGAIN));
-  });
+export function batchedOncePer<I extends KeyedRequest, O>(
+  keyOf: (request: I) => string,
+  write: (tx: Tx, tenantId: string, requests: I[]) => Promise<O[]>,
+  answerOf?: (outcome: O) => unknown,
+) {
+  const send = batchedPerTenant(
+    async (tx, tenantId, requests: I[]): Promise<(O | typeof AGAIN)[]> => {
+      const keys = new Set<string>();
+      const first = requests.map((r) => (keys.has(keyOf(r)) ? false : (keys.add(keyOf(r)), true)));
+      const written = await write(tx, tenantId, requests.filter((_, k) => first[k]));
+      return first.map((isFirst) => (isFirst ? written.shift()! : AGAIN));
+    },
+    answerOf &&
+      ((outcome: O | typeof AGAIN) => {
+        // Thrown like a refusal: writeWithKeys stores no answer for it.
+        if (outcome === AGAIN) throw new Error('sent again in a later batch');
+        return answerOf(outcome);
+      }),
+  );
   return async (db: Db, request: I): Promise<O> => {
     for (;;) {
       const outcome = await send(db, request);

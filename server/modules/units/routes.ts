@@ -164,7 +164,7 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
   app.post(
     '/api/units/:id/restock-to-minimum',
     {
-      config: { ...stock, idempotent: true },
+      config: { ...stock, idempotent: 'in-write' },
       schema: {
         tags,
         operationId: 'restockUnitToMinimum',
@@ -176,7 +176,8 @@ export async function unitRoutes(fastify: FastifyInstance, ctx: AppContext): Pro
         response: { 200: restockToMinimumResult },
       },
     },
-    async (request) => restockToMinimum(ctx.db, request.who, request.params.id, request.body?.item_id),
+    async (request, reply) =>
+      answerOnce(request, reply, (key) => restockToMinimum(ctx.db, request.who, request.params.id, request.body?.item_id, key)),
   );
   app.delete(
     '/api/units/:id/inventory/:itemId',

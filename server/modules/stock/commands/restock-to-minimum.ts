@@ -15,14 +15,14 @@ import { isBelowMinimum, type RestockToMinimumResult } from '../../../../common/
 import { pgArray, queryRows, type Db, type Tx } from '../../../db/client';
 import { AppError, notFound } from '../../../lib/errors';
 import type { TenantIdentity } from '../../auth/session';
-import { batchedOncePer } from '../batched';
+import type { KeyInWrite } from '../../../lib/idempotency-store';
+import { batchedOncePer, type KeyedRequest } from '../batched';
 import { stockLocks, type LockedUnitRow } from '../locks';
 import { noGarage } from '../refusals';
 import { transferToUnits } from '../transfer';
 
-/** One Restock to minimum asked for: the whole unit, or only its row of `itemId`. */
-interface FillRequest {
-  tenantId: string;
+/** One Restock to minimum asked for: the whole unit, or only its row of `itemId`, with its request's key. */
+interface FillRequest extends KeyedRequest {
   userId: string;
   unitId: string;
   itemId?: string;
@@ -135,10 +135,15 @@ export async function fillUnitToMinimum(tx: Tx, who: TenantIdentity, unitId: str
   return answer((await fillUnits(tx, who.tenantId, [{ tenantId: who.tenantId, userId: who.userId, unitId, itemId }]))[0]!);
 }
 
-/** The requests of a company written together, each unit once a batch (stock/batched.ts). */
-const fillTogether = batchedOncePer((r: FillRequest) => r.unitId, fillUnits);
+/** The requests of a company written together, each unit once a batch (stock/batched.ts), each request's key claimed and answered with them. */
+const fillTogether = batchedOncePer((r: FillRequest) => r.unitId, fillUnits, answer);
 
-/** "Restock to minimum" of a unit (or one of its rows) in a transaction shared with the company's concurrent ones; answers and throws as `fillUnitToMinimum`. */
-export async function restockToMinimum(db: Db, who: TenantIdentity, unitId: string, itemId?: string): Promise<RestockToMinimumResult> {
-  return answer(await fillTogether(db, { tenantId: who.tenantId, userId: who.userId, unitId, itemId }));
+/**
+ * "Restock to minimum" of a unit (or one of its rows) in a transaction shared with the company's
+ * concurrent ones; with the request's `key`, the key is claimed and answered in that transaction.
+ * Answers and throws as `fillUnitToMinimum`, and EarlierRequest for a key sent before
+ * (server/lib/idempotency.ts `answerOnce` answers it).
+ */
+export async function restockToMinimum(db: Db, who: TenantIdentity, unitId: string, itemId?: string, key?: KeyInWrite): Promise<RestockToMinimumResult> {
+  return answer(await fillTogether(db, { tenantId: who.tenantId, userId: who.userId, unitId, itemId, key }));
 }
