@@ -24,6 +24,14 @@ export interface KeyClaim {
   fingerprint: string;
 }
 
+/**
+ * The row a request finds for a key claimed by another request still being written, or released
+ * by a refusal just then: no answer yet, so the request is told to come back.
+ */
+export function unansweredRow(claim: KeyClaim): KeyRow {
+  return { key: claim.key, fingerprint: claim.fingerprint, status: null, body: null, age_seconds: 0 };
+}
+
 /** A stored answer: its HTTP status and JSON text (empty for none). */
 export interface KeyAnswer {
   key: string;
@@ -107,11 +115,12 @@ export async function releaseClaims(tx: Tx, tenantId: string, keys: readonly str
 
 /** A key a write claims and answers in its own transaction: the request's claim and the route's JSON of a success. */
 export interface KeyInWrite extends KeyClaim {
-  /** The HTTP status of a success. */
-  status: number;
   /** The JSON text the route sends for `result` (its response schema's serializer). */
   serialize: (result: unknown) => string;
 }
+
+/** The HTTP status of a success of the routes that claim their key in their write (all answer 200). */
+const IN_WRITE_STATUS = 200;
 
 /** What a request of {@link writeWithKeys} gets when its key was claimed before: the key's row, after this transaction's answers. */
 export class EarlierRequest extends Error {
@@ -173,7 +182,7 @@ export async function writeWithKeys<I extends { key?: KeyInWrite }, O>(
     } catch {
       return;
     }
-    answers.set(r.key.key, { key: r.key.key, fingerprint: r.key.fingerprint, status: r.key.status, body: r.key.serialize(result) });
+    answers.set(r.key.key, { key: r.key.key, fingerprint: r.key.fingerprint, status: IN_WRITE_STATUS, body: r.key.serialize(result) });
   });
   if (answers.size > 0) {
     const rows = [...answers.values()];
@@ -193,13 +202,7 @@ export async function writeWithKeys<I extends { key?: KeyInWrite }, O>(
     const key = r.key!;
     const answer = answers.get(key.key);
     // Sent twice in this batch: the first's answer, or (refused, no row) still to be sent again.
-    const row = earlier.get(key.key) ?? {
-      key: key.key,
-      fingerprint: answer?.fingerprint ?? key.fingerprint,
-      status: answer?.status ?? null,
-      body: answer?.body ?? null,
-      age_seconds: 0,
-    };
+    const row = earlier.get(key.key) ?? (answer ? { ...unansweredRow(answer), status: answer.status, body: answer.body } : unansweredRow(key));
     return new EarlierRequest(row);
   });
 }

@@ -38,6 +38,7 @@ import {
   keyRows,
   releaseClaims,
   storeAnswers,
+  unansweredRow,
   type KeyClaim,
   type KeyInWrite,
   type KeyRow,
@@ -122,7 +123,7 @@ async function claimTogether(db: Db, requests: ClaimRequest[]): Promise<(KeyRow 
     // A key gone since the insert was released by its failed request just then: still in use for
     // this one, which is asked to come back (and will claim it).
     return requests.map((r, i) =>
-      holds[i] ? null : (rows.get(r.key) ?? { key: r.key, fingerprint: r.fingerprint, status: null, body: null, age_seconds: 0 }),
+      holds[i] ? null : (rows.get(r.key) ?? unansweredRow(r)),
     );
   });
 }
@@ -192,7 +193,7 @@ export function installIdempotency(app: FastifyInstance, db: Db): void {
     const { tenantId } = request.who;
     const fingerprint = fingerprintOf(request);
     if (request.routeOptions.config.idempotent === 'in-write') {
-      keysInWrite.set(request, { key, fingerprint, status: 200, serialize: (result) => String(reply.serialize(result)) });
+      keysInWrite.set(request, { key, fingerprint, serialize: (result) => String(reply.serialize(result)) });
       return;
     }
     const earlier = await claim({ tenantId, key, fingerprint });
