@@ -117,6 +117,8 @@ export async function releaseClaims(tx: Tx, tenantId: string, keys: readonly str
 export interface KeyInWrite extends KeyClaim {
   /** The JSON text the route sends for `result` (its response schema's serializer). */
   serialize: (result: unknown) => string;
+  /** Set by {@link writeWithKeys} once the answer is stored: the JSON text stored, which the route then sends as is. */
+  storedBody?: string;
 }
 
 /** The HTTP status of a success of the routes that claim their key in their write (all answer 200). */
@@ -155,6 +157,8 @@ export async function writeWithKeys<I extends { key?: KeyInWrite }, O>(
 ): Promise<(O | EarlierRequest)[]> {
   const keyed = requests.flatMap((r) => (r.key ? [r.key] : []));
   if (keyed.length === 0) return write([...requests]);
+  // A transaction run again starts afresh: no body stored by an attempt that rolled back.
+  for (const key of keyed) key.storedBody = undefined;
   await purgeNowAndThen(tx, tenantId);
   const keys = pgTextArray([...new Set(keyed.map((k) => k.key))].sort());
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${tenantId}::text || ':idempotency-key:' || k, 0)) from unnest(${keys}::text[]) as k`);
@@ -196,6 +200,10 @@ export async function writeWithKeys<I extends { key?: KeyInWrite }, O>(
           returning key`,
     );
     if (inserted.length < rows.length) throw new ConcurrentChange('an Idempotency-Key was claimed by another request meanwhile');
+    // The answer is serialized once: the route sends the text it stored (answerOnce).
+    requests.forEach((r, i) => {
+      if (holds[i] && r.key && answers.has(r.key.key)) r.key.storedBody = answers.get(r.key.key)!.body;
+    });
   }
   return requests.map((r, i) => {
     if (holds[i]) return written[i]!;

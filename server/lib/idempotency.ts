@@ -234,7 +234,9 @@ export async function answerOnce<R>(
 ): Promise<R | FastifyReply> {
   const key = keysInWrite.get(request);
   try {
-    return await write(key);
+    const result = await write(key);
+    // The JSON text stored under the key, sent as is rather than serialized a second time.
+    return key?.storedBody === undefined ? result : reply.type('application/json; charset=utf-8').send(key.storedBody);
   } catch (err) {
     if (err instanceof EarlierRequest && key) return answerFromEarlier(reply, err.row, key.fingerprint);
     throw err;
