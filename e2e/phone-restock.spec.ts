@@ -5,7 +5,9 @@
  * what it holds
  * (docs/product.md "Screens: Unit detail", "Screens: Garages"). Then, on the demo data, how many
  * taps and seconds it takes to restock two items of a property from a dashboard alert,
- * which opens the property at its item, and how tall the units list is.
+ * which opens the property at its item, and how tall the units list is; and how many taps and
+ * how much scrolling it takes to restock two items by quantity, found with the property page's
+ * search, and what its "Needs stock" view lists.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -230,6 +232,103 @@ test('restocking two items of a property from a dashboard alert, on the demo dat
       const height = await page.evaluate(() => document.documentElement.scrollHeight);
       console.log(`/units at 390 × 844 with the demo data: ${height} px tall`);
       expect(height).toBeLessThan(8_000);
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+});
+
+/** Counts the pixels the page scrolls, up or down, from now on (what the person's thumb would do). */
+async function measureScroll(page: Page): Promise<() => Promise<number>> {
+  await page.evaluate(() => {
+    const w = window as unknown as { scrolled: number; lastY: number };
+    w.scrolled = 0;
+    w.lastY = window.scrollY;
+    window.addEventListener('scroll', () => {
+      w.scrolled += Math.abs(window.scrollY - w.lastY);
+      w.lastY = window.scrollY;
+    });
+  });
+  return () => page.evaluate(() => (window as unknown as { scrolled: number }).scrolled);
+}
+
+test('restocking two items of a property by quantity through its search, and its Needs stock view, on the demo data', async ({ page }) => {
+  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-phone-search-'));
+  try {
+    const { email, password } = await seedDemo(dataDir);
+    const server = await startServer(await freePort(), { DATA_DIR: dataDir });
+    try {
+      await signInThroughPage(page, server.url, email, password);
+      await expect(page.getByTestId('unit-alerts')).toBeVisible();
+      const read = async <T>(path: string): Promise<T> => {
+        const response = await page.request.get(`${server.url}${path}`);
+        expect(response.status(), path).toBe(200);
+        return (await response.json()) as T;
+      };
+      const units = await read<Unit[]>('/api/units');
+      const garages = await read<Garage[]>('/api/garages');
+      // Towels and coffee pods, as an operator restocks them, from a garage that holds enough.
+      const wanted = [
+        { item: 'Bath Towel', quantity: 6 },
+        { item: 'Coffee Pods', quantity: 12 },
+      ];
+      const unit = units.find((u) => {
+        const garage = garages.find((g) => g.id === u.garage_id);
+        return wanted.every((w) => u.inventory.some((r) => r.item_name === w.item) && (garage?.inventory.find((r) => r.item_name === w.item)?.quantity ?? 0) >= w.quantity);
+      });
+      expect(unit, 'a property whose garage holds 6 Bath Towel and 12 Coffee Pods').toBeDefined();
+      const before = new Map(unit!.inventory.map((r) => [r.item_name, r.quantity]));
+
+      await page.goto(`${server.url}/unit/${unit!.id}`);
+      await expect(page.getByRole('heading', { level: 1, name: unit!.name })).toBeVisible();
+      const rows = page.getByTestId('unit-stock-row');
+      await expect(rows).toHaveCount(unit!.inventory.length);
+      const scrolled = await measureScroll(page);
+      const search = page.getByLabel('Find an item');
+      let taps = 0;
+      let typed = 0;
+      for (const { item, quantity } of wanted) {
+        await search.click();
+        taps++;
+        // Typed until the item is the only row left, as a person would.
+        let typedHere = 0;
+        do {
+          typedHere++;
+          await search.fill(item.slice(0, typedHere).toLowerCase());
+        } while ((await rows.count()) > 1 && typedHere < item.length);
+        typed += typedHere;
+        const row = rows.filter({ hasText: item });
+        await expect(rows).toHaveCount(1);
+        const field = row.getByLabel(`Quantity of ${item} to move from`, { exact: false });
+        await field.click();
+        taps++;
+        await field.fill(String(quantity));
+        typed += String(quantity).length;
+        await row.getByRole('button', { name: 'Restock', exact: true }).click();
+        taps++;
+        await expect(page.getByRole('status').filter({ hasText: `${quantity} ${item} moved from` })).toBeVisible();
+        await expect(row.getByRole('group', { name: `Stock of ${item}` })).toHaveText(String(before.get(item)! + quantity));
+      }
+      const pixels = await scrolled();
+      console.log(`phone restock of two items by quantity through the search: ${taps} taps, ${typed} characters typed, ${pixels} px scrolled (${unit!.name})`);
+      expect(taps).toBeLessThanOrEqual(6);
+      expect(pixels).toBeLessThanOrEqual(1_500);
+
+      // Needs stock: only the rows below their minimum or short before an arrival, each saying why.
+      await search.fill('');
+      await page.getByRole('button', { name: /^Needs stock \(\d+\)$/ }).click();
+      const needing = unit!.inventory.filter((r) => r.quantity < r.minimum_threshold && r.item_name !== 'Bath Towel' && r.item_name !== 'Coffee Pods');
+      expect(await rows.count()).toBeGreaterThanOrEqual(needing.length);
+      for (const r of needing) await expect(rows.filter({ hasText: r.item_name })).toContainText(`Below minimum by ${r.minimum_threshold - r.quantity}`);
+      const shownNames = await rows.locator('p.font-semibold').allTextContents();
+      for (const name of shownNames) {
+        const row = rows.filter({ has: page.getByText(name, { exact: true }) });
+        await expect(row).toContainText(/Below minimum by \d+|Bring \d+ before|Short before/);
+      }
+      await page.getByRole('button', { name: /^All items \(\d+\)$/ }).click();
+      await expect(rows).toHaveCount(unit!.inventory.length);
     } finally {
       await server.stop();
     }

@@ -3,11 +3,13 @@
  * Change/Assign Garage; its stock with minus, plus, restock by quantity, fill to minimum and
  * remove (asking first when the row holds stock); Restock to minimum for the whole unit; Add
  * Manually; Count, which opens count mode (/unit/:unitId/count); Scan Items (the AI photo scanner);
- * the stays of the next 7 days and each item's usage per stay (docs/product.md "Screens: Forecast").
+ * a search over its items and a "Needs stock" view, the rows needing stock first
+ * (stock-needs.ts); the stays of the next 7 days and each item's usage per stay (docs/product.md
+ * "Screens: Forecast").
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { ArrowLeft, ClipboardList, MapPin, PackageCheck, PackagePlus, Pencil, ScanLine, Warehouse } from 'lucide-react';
+import { ArrowLeft, ClipboardList, MapPin, PackageCheck, PackagePlus, Pencil, ScanLine, Search, Warehouse } from 'lucide-react';
 import { isBelowMinimum, type Unit, type UnitStockRow as UnitStockRowData } from '../../../common/contracts/stock';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { NotOpenedOffline, OfflineNote } from '../../components/OfflineNote';
@@ -30,6 +32,7 @@ import { CalendarLinks } from './components/CalendarLinks';
 import { EditUnitDialog } from './components/EditUnitDialog';
 import { UnitForecastLine } from './components/UnitForecastLine';
 import { UnitStockRow } from './components/UnitStockRow';
+import { needText, shownRows, stockNeeds } from './stock-needs';
 import { perStayByItem } from './unit-forecast';
 import { RoleNote } from '../../components/RoleNote';
 import { usePermission } from '../../lib/use-permission';
@@ -98,6 +101,49 @@ function useAskedItem(unit: Unit): string | null {
   return held ? asked : null;
 }
 
+interface StockFinderProps {
+  query: string;
+  onQuery: (query: string) => void;
+  onlyNeeding: boolean;
+  onOnlyNeeding: (onlyNeeding: boolean) => void;
+  /** Rows of the unit, and how many of them need stock. */
+  total: number;
+  needing: number;
+}
+
+/** The search over the unit's items and the choice between all items and those needing stock. */
+function StockFinder({ query, onQuery, onlyNeeding, onOnlyNeeding, total, needing }: StockFinderProps) {
+  const searchId = useId();
+  const choice = (active: boolean) =>
+    `min-h-11 flex-1 rounded-lg px-3 py-2 text-base font-medium ${active ? 'bg-blue-700 text-white' : 'bg-white text-slate-700 hover:bg-slate-100'}`;
+  return (
+    <div className="flex flex-col gap-2">
+      <div className="relative">
+        <label htmlFor={searchId} className="sr-only">
+          Find an item
+        </label>
+        <Search className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-slate-400" aria-hidden="true" />
+        <input
+          id={searchId}
+          type="search"
+          value={query}
+          onChange={(event) => onQuery(event.target.value)}
+          placeholder="Find an item..."
+          className="min-h-12 w-full rounded-lg border border-slate-300 bg-white py-2 pr-3 pl-10 text-base text-slate-900 placeholder:text-slate-400 focus:outline-2 focus:outline-blue-600"
+        />
+      </div>
+      <div className="flex gap-1 rounded-lg border border-slate-200 bg-slate-50 p-1" role="group" aria-label="Items shown">
+        <button type="button" aria-pressed={!onlyNeeding} onClick={() => onOnlyNeeding(false)} className={choice(!onlyNeeding)}>
+          {`All items (${total})`}
+        </button>
+        <button type="button" aria-pressed={onlyNeeding} onClick={() => onOnlyNeeding(true)} className={choice(onlyNeeding)}>
+          {`Needs stock (${needing})`}
+        </button>
+      </div>
+    </div>
+  );
+}
+
 function UnitStock({ unit, onAdd, onScan }: { unit: Unit; onAdd: () => void; onScan: () => void }) {
   const askedItem = useAskedItem(unit);
   const remove = useRemoveUnitStock();
@@ -105,6 +151,19 @@ function UnitStock({ unit, onAdd, onScan }: { unit: Unit; onAdd: () => void; onS
   const garages = useGarages();
   const forecast = useUnitForecast(unit.id);
   const perStay = forecast.data ? perStayByItem(forecast.data) : undefined;
+  const needs = stockNeeds(unit.inventory, forecast.data);
+  const [query, setQuery] = useState('');
+  const [onlyNeeding, setOnlyNeeding] = useState(false);
+  // The rows needing stock when the list was last sorted: at opening, when the forecast arrives,
+  // and when the search or the view changes — not after each tap, which would move the row away.
+  const [sortedBy, setSortedBy] = useState<ReadonlySet<string>>(() => new Set(needs.keys()));
+  const [sortedWithForecast, setSortedWithForecast] = useState(forecast.data !== undefined);
+  if (sortedWithForecast !== (forecast.data !== undefined)) {
+    setSortedWithForecast(forecast.data !== undefined);
+    setSortedBy(new Set(needs.keys()));
+  }
+  const resort = () => setSortedBy(new Set(needs.keys()));
+  const rows = shownRows(unit.inventory, sortedBy, query, onlyNeeding);
   /** The row whose removal waits for a confirmation (it holds stock). */
   const [removing, setRemoving] = useState<UnitStockRowData | null>(null);
 
@@ -157,20 +216,46 @@ function UnitStock({ unit, onAdd, onScan }: { unit: Unit; onAdd: () => void; onS
           </Button>
         </div>
       ) : (
-        <ul className="divide-y divide-slate-100">
-          {unit.inventory.map((row) => (
-            <UnitStockRow
-              key={row.item_id}
-              unit={unit}
-              row={row}
-              garageQuantity={unit.garage_id ? (garageStock.get(row.item_id) ?? (garages.data ? 0 : undefined)) : undefined}
-              perStay={perStay?.get(row.item_id)}
-              isRemoving={removingItem === row.item_id}
-              isMarked={askedItem === row.item_id}
-              onRemove={() => askRemove(row)}
-            />
-          ))}
-        </ul>
+        <>
+          <StockFinder
+            query={query}
+            onQuery={(next) => {
+              setQuery(next);
+              resort();
+            }}
+            onlyNeeding={onlyNeeding}
+            onOnlyNeeding={(next) => {
+              setOnlyNeeding(next);
+              resort();
+            }}
+            total={unit.inventory.length}
+            needing={needs.size}
+          />
+          {rows.length === 0 ? (
+            <p className="py-6 text-center text-base text-slate-600">
+              {query.trim() ? `No item matches “${query.trim()}”` : 'No item needs stock at the moment'}
+            </p>
+          ) : (
+            <ul className="divide-y divide-slate-100">
+              {rows.map((row) => {
+                const need = needs.get(row.item_id);
+                return (
+                  <UnitStockRow
+                    key={row.item_id}
+                    unit={unit}
+                    row={row}
+                    garageQuantity={unit.garage_id ? (garageStock.get(row.item_id) ?? (garages.data ? 0 : undefined)) : undefined}
+                    perStay={perStay?.get(row.item_id)}
+                    isRemoving={removingItem === row.item_id}
+                    isMarked={askedItem === row.item_id}
+                    need={need && needText(need)}
+                    onRemove={() => askRemove(row)}
+                  />
+                );
+              })}
+            </ul>
+          )}
+        </>
       )}
       <ConfirmDialog
         open={removing !== null}

@@ -35,8 +35,12 @@ describe('staysText and shortItemsText', () => {
     expect(staysText({ stays: [stay, { ...stay, id: 't' }], horizon_days: 7 })).toBe('Next 7 days: 2 stays');
   });
 
-  it('counts the items that would start short', () => {
+  it('names the items that would start short, and counts those past the third', () => {
     expect(shortItemsText({ items: [item('towel', 2, 'property', false)] })).toBeNull();
-    expect(shortItemsText({ items: [item('towel', 2, 'property', true), item('pods', 2, 'property', true)] })).toBe('2 items would start a check-in short');
+    expect(shortItemsText({ items: [item('Towel', 2, 'property', true), item('Soap', 2, 'property', false)] })).toBe('Towel would start a check-in short');
+    expect(shortItemsText({ items: [item('Towel', 2, 'property', true), item('Pods', 2, 'property', true)] })).toBe('Towel and Pods would start a check-in short');
+    const five = ['Towel', 'Pods', 'Soap', 'Tea', 'Salt'].map((name) => item(name, 2, 'property', true));
+    expect(shortItemsText({ items: five.slice(0, 3) })).toBe('Towel, Pods and Soap would start a check-in short');
+    expect(shortItemsText({ items: five })).toBe('Towel, Pods, Soap and 2 more would start a check-in short');
   });
 });

@@ -17,9 +17,22 @@ export function staysText(forecast: Pick<UnitForecastAnswer, 'stays' | 'horizon_
   return `Next ${forecast.horizon_days} days: ${n === 0 ? 'no stays' : `${n} ${n === 1 ? 'stay' : 'stays'}`}`;
 }
 
-/** '2 items would start a check-in short', or null when none would. */
+/** Items named by the forecast line before the rest are counted. */
+const NAMED_SHORT_ITEMS = 3;
+
+/**
+ * 'Coffee Pods would start a check-in short', 'Coffee Pods and Bath Towel would…', 'Coffee Pods,
+ * Bath Towel, Soap and 2 more would…' (the first in the forecast's order), or null when none would.
+ */
 export function shortItemsText(forecast: Pick<UnitForecastAnswer, 'items'>): string | null {
-  const n = forecast.items.filter((item) => item.shortfall !== null).length;
-  if (n === 0) return null;
-  return `${n} ${n === 1 ? 'item' : 'items'} would start a check-in short`;
+  const names = forecast.items.filter((item) => item.shortfall !== null).map((item) => item.item_name);
+  if (names.length === 0) return null;
+  const more = names.length - NAMED_SHORT_ITEMS;
+  const listed =
+    more > 0
+      ? `${names.slice(0, NAMED_SHORT_ITEMS).join(', ')} and ${more} more`
+      : names.length === 1
+        ? names[0]!
+        : `${names.slice(0, -1).join(', ')} and ${names.at(-1)!}`;
+  return `${listed} would start a check-in short`;
 }

@@ -1,7 +1,8 @@
 /**
  * One item of the unit page's stock list (docs/product.md "Screens: Unit detail"): its quantity in
  * the status colour, minus and plus (quick taps add up, stock-taps.ts), and remove; with a garage,
- * restock by quantity and, below the item's minimum, 'Fill to {minimum}'. On phones the steppers
+ * restock by quantity and, below the item's minimum, 'Fill to {minimum}'; what it lacks when it
+ * needs stock (stock-needs.ts). On phones the steppers
  * get a line of their own, away from the remove button, so a thumb does not hit the wrong one.
  */
 import { Minus, Plus, Trash2 } from 'lucide-react';
@@ -23,11 +24,13 @@ interface UnitStockRowProps {
   isRemoving: boolean;
   /** The row the page was opened at (a dashboard alert), marked so the eye finds it. */
   isMarked?: boolean;
+  /** What the row lacks, 'Below minimum by 3 · Bring 4 before Fri, Nov 27' (stock-needs.ts), when it needs stock. */
+  need?: string;
   onRemove: () => void;
 }
 
 /** Renders the row. */
-export function UnitStockRow({ unit, row, garageQuantity, perStay, isRemoving, isMarked = false, onRemove }: UnitStockRowProps) {
+export function UnitStockRow({ unit, row, garageQuantity, perStay, isRemoving, isMarked = false, need, onRemove }: UnitStockRowProps) {
   const { tap, busy } = useStockTaps(unit, row, garageQuantity);
   const fill = useRestockToMinimum();
   const below = isBelowMinimum(row.quantity, row.minimum_threshold);
@@ -46,6 +49,7 @@ export function UnitStockRow({ unit, row, garageQuantity, perStay, isRemoving, i
           {garageQuantity !== undefined && <span>{`${garageQuantity} in garage`}</span>}
           {perStay && <span>{perStay}</span>}
         </p>
+        {need && <p className="text-sm font-medium text-red-700">{need}</p>}
       </div>
       <IconButton icon={Trash2} label={`Remove ${row.item_name}`} tone="danger" isBusy={isRemoving} disabled={busy} onClick={onRemove} />
       <div role="group" aria-label={`Stock of ${row.item_name}`} className="flex w-full items-center gap-2">
