@@ -6,7 +6,8 @@
  *
  * - member: sees everything; changes stock (plus, minus, restock, Add Manually, counts, Undo).
  * - admin: also manages items, storage, properties, setup and users (invites, removes members
- *   and admins, changes a member's or an admin's role; never an owner's) and the API keys.
+ *   and admins, changes a member's or an admin's role; never an owner's), the API keys and the
+ *   webhooks.
  * - owner: also manages billing, changes any role and hands ownership over.
  */
 import type { Role } from './contracts/session';
@@ -32,6 +33,8 @@ export const leastRole = {
   users: 'admin',
   /** Creating, listing and revoking the company's API keys (docs/product.md "API keys"). */
   apiKeys: 'admin',
+  /** Managing the company's webhook endpoints and their deliveries (docs/product.md "Webhooks"). */
+  webhooks: 'admin',
   /** Choosing the service level the pick lists bring for. */
   serviceLevel: 'admin',
   /** Making someone an owner, changing or removing an owner. */

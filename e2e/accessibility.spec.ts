@@ -188,6 +188,36 @@ const screens: Screen[] = [
   { name: 'users', who: 'demo', path: '/users', title: 'Users', ready: heading('Users') },
   { name: 'api keys', who: 'demo', path: '/api-keys', title: 'API keys', ready: heading('API keys') },
   { name: 'api keys: create', who: 'demo', path: '/api-keys', title: 'API keys', ready: heading('API keys'), ...dialog('Create API Key', 'Create API Key') },
+  { name: 'webhooks', who: 'demo', path: '/webhooks', title: 'Webhooks', ready: (page) => page.getByText('No webhook endpoints yet') },
+  { name: 'webhooks: add endpoint', who: 'demo', path: '/webhooks', title: 'Webhooks', ready: heading('Webhooks'), ...dialog('Add endpoint', 'Add endpoint') },
+  {
+    name: 'webhooks: signing secret shown once',
+    who: 'demo',
+    path: '/webhooks',
+    title: 'Webhooks',
+    ready: heading('Webhooks'),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Add endpoint' }).click();
+      const form = page.getByRole('dialog', { name: 'Add endpoint' });
+      await form.getByLabel('URL').fill('https://example.com/webhooks');
+      await form.getByRole('button', { name: 'Add endpoint' }).click();
+      return page.getByRole('dialog', { name: 'Your endpoint’s signing secret' });
+    },
+    scope: '[role="dialog"]',
+  },
+  {
+    name: 'webhooks: endpoint and its delivery log',
+    who: 'demo',
+    path: '/webhooks',
+    title: 'Webhooks',
+    ready: (page) => page.getByTestId('webhook-endpoint').first(),
+    open: async (page) => {
+      await page.getByRole('button', { name: 'Delivery log' }).first().click();
+      return page.getByText('No deliveries yet');
+    },
+  },
+  { name: 'webhooks: edit endpoint', who: 'demo', path: '/webhooks', title: 'Webhooks', ready: heading('Webhooks'), ...dialog(/^Edit the endpoint /, 'Edit endpoint') },
+  { name: 'webhooks: delete endpoint', who: 'demo', path: '/webhooks', title: 'Webhooks', ready: heading('Webhooks'), ...dialog(/^Delete the endpoint /, 'Delete endpoint') },
   { name: 'account', who: 'demo', path: '/account', title: 'Account', ready: (page) => page.getByRole('switch', { name: 'Morning email' }) },
   { name: 'unsubscribe', who: 'signed-out', path: '/unsubscribe', title: 'Unsubscribe', ready: heading('Turn off the morning email') },
   { name: 'subscription', who: 'demo', path: '/subscription', title: 'Subscription', ready: heading('Subscription Plans') },

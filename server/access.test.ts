@@ -86,6 +86,13 @@ const reviewed: Record<string, RouteAccess> = {
   'GET /api/api-keys': { role: 'admin', gate: 'none', apiKeys: false },
   'POST /api/api-keys': { ...admin, apiKeys: false },
   'DELETE /api/api-keys/:id': { role: 'admin', gate: 'none', apiKeys: false },
+  'GET /api/webhooks': { role: 'admin', gate: 'none', apiKeys: false },
+  'POST /api/webhooks': { ...admin, apiKeys: false },
+  'PATCH /api/webhooks/:id': { role: 'admin', gate: 'none', apiKeys: false },
+  'DELETE /api/webhooks/:id': { role: 'admin', gate: 'none', apiKeys: false },
+  'GET /api/webhooks/:id/deliveries': { role: 'admin', gate: 'none', apiKeys: false },
+  'POST /api/webhooks/:id/deliveries/:deliveryId/resend': { role: 'admin', gate: 'none', apiKeys: false },
+  'POST /api/webhooks/:id/test': { role: 'admin', gate: 'none', apiKeys: false },
   'POST /api/invitations/preview': 'public',
   'POST /api/invitations/accept': 'session',
   'POST /api/invitations/join': 'public',
@@ -308,6 +315,11 @@ describe.each(backends)('refusals by declared access on %s', (backend) => {
     'DELETE /api/invitations/:id': () => undefined,
     'POST /api/api-keys': () => ({ name: 'Walk', role: 'read_only' }),
     'DELETE /api/api-keys/:id': () => undefined,
+    'POST /api/webhooks': () => ({ url: 'https://hooks.example/walk', events: ['stock.low'] }),
+    'PATCH /api/webhooks/:id': () => ({ description: 'Walk' }),
+    'DELETE /api/webhooks/:id': () => undefined,
+    'POST /api/webhooks/:id/deliveries/:deliveryId/resend': () => undefined,
+    'POST /api/webhooks/:id/test': () => undefined,
   };
 
   it('walks every /api route with every kind of API key: refused what its role, a read-only key or a route closed to keys forbids, let through the rest', async () => {

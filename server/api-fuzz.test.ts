@@ -24,11 +24,11 @@ const TIME_BUDGET_MS = 50_000;
 const SEED = Number(process.env.FUZZ_SEED ?? 20_260_523);
 
 interface Schema {
-  type?: string;
+  /** One type, or several (OpenAPI 3.1: `['string', 'null']` for a nullable string). */
+  type?: string | string[];
   format?: string;
   pattern?: string;
   enum?: unknown[];
-  nullable?: boolean;
   properties?: Record<string, Schema>;
   items?: Schema;
   oneOf?: Schema[];
@@ -114,6 +114,9 @@ interface IdPool {
 }
 
 function validValue(schema: Schema, ids: IdPool, depth = 0): fc.Arbitrary<unknown> {
+  if (Array.isArray(schema.type)) {
+    return fc.oneof(...schema.type.map((type) => (type === 'null' ? fc.constant(null) : validValue({ ...schema, type }, ids, depth))));
+  }
   const base = ((): fc.Arbitrary<unknown> => {
     if (schema.enum) return fc.constantFrom(...schema.enum);
     if (schema.oneOf ?? schema.anyOf) return fc.oneof(...(schema.oneOf ?? schema.anyOf)!.map((s) => validValue(s, ids, depth)));
@@ -139,7 +142,7 @@ function validValue(schema: Schema, ids: IdPool, depth = 0): fc.Arbitrary<unknow
         return hostileValue;
     }
   })();
-  return schema.nullable ? fc.oneof(base, fc.constant(null)) : base;
+  return base;
 }
 
 /** Mostly schema-shaped (to reach the services), sometimes hostile, sometimes an array for an object. */
@@ -233,7 +236,7 @@ function deref(schema: unknown, doc: Document): unknown {
 }
 
 function validators(doc: Document): (op: Operation, status: string) => ValidateFunction | null {
-  // OpenAPI 3.0's `nullable` is an Ajv keyword; its other annotations are not checks.
+  // The document's schemas are JSON Schema (OpenAPI 3.1); its annotations are not checks.
   const ajv = new Ajv({ strict: false, allErrors: true });
   // ajv-formats is CommonJS: its function is the default export or the module itself.
   const addFormats = (addFormatsModule as unknown as { default?: typeof addFormatsModule }).default ?? addFormatsModule;

@@ -44,6 +44,9 @@ import { scanRoutes } from './modules/scans/routes';
 import { sessionRoutes } from './modules/session/routes';
 import { teamRoutes } from './modules/team/routes';
 import { apiKeyRoutes } from './modules/api-keys/routes';
+import type { WebhookDeps } from './modules/webhooks/delivery';
+import { startWebhookDeliveries } from './modules/webhooks/jobs';
+import { webhookRoutes } from './modules/webhooks/routes';
 import { unitRoutes } from './modules/units/routes';
 import { forecastRoutes } from './modules/forecast/routes';
 import { calendarRoutes } from './modules/calendars/routes';
@@ -198,6 +201,17 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   const ai = opts.ai !== undefined ? opts.ai : createAi(opts.config.openai);
   await app.register(teamRoutes, { ctx, identities: opts.identities });
   await app.register(apiKeyRoutes, ctx);
+  const { webhooks } = opts.config;
+  const webhookDeps: WebhookDeps = {
+    db: opts.db,
+    box: secretBox(opts.config.appSecret, 'webhook-secrets'),
+    mailer,
+    appUrl: opts.config.appUrl,
+    now: ctx.now,
+    post: { timeoutMs: webhooks.timeoutMs, maxResponseBytes: 64 * 1024, allowLoopback: webhooks.allowLoopback },
+  };
+  if (opts.jobs) await startWebhookDeliveries(opts.jobs, webhookDeps, webhooks.pollSeconds);
+  await app.register(webhookRoutes, { deps: webhookDeps, mornings: dailyEmailJobs });
   await app.register(assistantRoutes, { ctx, ai });
   await app.register(scanRoutes, { ctx, ai });
 

@@ -136,6 +136,12 @@ const schema = z
     API_KEY_REQUESTS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(120),
     /** For tests only: calendar links may point at loopback addresses (never any other private range). */
     CALENDAR_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
+    /** Longest wait for one webhook delivery attempt, in milliseconds (docs/decisions/050-webhooks.md). */
+    WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+    /** Seconds between two looks for due webhook deliveries. */
+    WEBHOOK_POLL_SECONDS: z.coerce.number().int().min(1).max(300).default(5),
+    /** For tests only: webhook endpoints may point at loopback addresses (never any other private range). */
+    WEBHOOK_ALLOW_LOOPBACK: z.enum(['true', 'false']).default('false'),
   });
 
 /** Validated configuration with defaults applied. `appSecret` may be absent until the data dir provides one. */
@@ -188,6 +194,8 @@ export interface Config {
   calendar: { refreshMinutes: number; timeoutMs: number; maxBytes: number; allowLoopback: boolean };
   /** Requests one API key may make per minute (server/access.ts, docs/decisions/049-api-keys.md). */
   apiKeyRequestsPerMinute: number;
+  /** Webhook deliveries (modules/webhooks, docs/decisions/050-webhooks.md). */
+  webhooks: { timeoutMs: number; pollSeconds: number; allowLoopback: boolean };
 }
 
 /** Thrown when one or more variables are invalid; `message` names every bad variable. */
@@ -236,6 +244,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowLoopback: c.CALENDAR_ALLOW_LOOPBACK === 'true',
     },
     apiKeyRequestsPerMinute: c.API_KEY_REQUESTS_PER_MINUTE,
+    webhooks: { timeoutMs: c.WEBHOOK_TIMEOUT_MS, pollSeconds: c.WEBHOOK_POLL_SECONDS, allowLoopback: c.WEBHOOK_ALLOW_LOOPBACK === 'true' },
   };
 }
 
@@ -255,7 +264,7 @@ function priceIds(env: Record<string, string | undefined>): Config['stripe']['pr
 const KNOWN_VARIABLES = Object.keys(schema.shape);
 
 /** Prefixes of our families of variables: a variable that starts with one is meant for this server. */
-const OUR_PREFIXES = ['STRIPE_', 'OPENAI_', 'HOSTAWAY_', 'CALENDAR_', 'SCAN_', 'SMTP_', 'MAIL_', 'DAILY_EMAIL_', 'API_KEY_'];
+const OUR_PREFIXES = ['STRIPE_', 'OPENAI_', 'HOSTAWAY_', 'CALENDAR_', 'SCAN_', 'SMTP_', 'MAIL_', 'DAILY_EMAIL_', 'API_KEY_', 'WEBHOOK_'];
 
 /**
  * Other tools' names for a PostgreSQL connection (POSTGRES_URL, PG_URL, DB_URI,

@@ -9,6 +9,7 @@ import * as integrations from './schema/integrations';
 import * as requests from './schema/requests';
 import * as scans from './schema/scans';
 import * as stock from './schema/stock';
+import * as webhooks from './schema/webhooks';
 
-export const schema = { ...auth, ...stock, ...billing, ...integrations, ...scans, ...requests, ...apiKeys };
+export const schema = { ...auth, ...stock, ...billing, ...integrations, ...scans, ...requests, ...apiKeys, ...webhooks };
 export type Schema = typeof schema;

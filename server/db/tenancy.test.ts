@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { api, apiWithKey, backends, createTestApp, onboard, signUpAndSignIn, type TestApp } from '../test/harness';
 import { DataDirLockedError, openPglite, queryRows } from './client';
 import { withTenant } from './tenant-tx';
+import { recordWebhookEvent } from '../modules/webhooks/record-event';
 
-const tenantTables = ['garages', 'units', 'items', 'garage_inventory', 'unit_inventory', 'inventory_logs', 'unit_usage_daily', 'garage_usage_daily', 'garage_usage_weekly', 'subscriptions', 'memberships', 'invitations', 'tenants', 'scans', 'calendar_links', 'idempotency_keys', 'api_keys'];
+const tenantTables = ['garages', 'units', 'items', 'garage_inventory', 'unit_inventory', 'inventory_logs', 'unit_usage_daily', 'garage_usage_daily', 'garage_usage_weekly', 'subscriptions', 'memberships', 'invitations', 'tenants', 'scans', 'calendar_links', 'idempotency_keys', 'api_keys', 'webhook_endpoints', 'webhook_events', 'webhook_deliveries'];
 
 describe.each(backends)('tenant isolation on %s', (backend) => {
   let t: TestApp;
@@ -69,6 +70,12 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
       if (key.statusCode !== 201) throw new Error(`API key failed: ${key.body}`);
       if (cookie === cookieA) keyA = key.json().key;
     }
+    // And a webhook endpoint of each company, with an event delivered to it (never sent here).
+    for (const [cookie, tenant] of [[cookieA, tenantA], [cookieB, tenantB]] as const) {
+      const endpoint = await api(t, cookie, 'POST', '/api/webhooks', { url: 'https://hooks.example/stock', events: ['stock.low'] });
+      if (endpoint.statusCode !== 201) throw new Error(`webhook endpoint failed: ${endpoint.body}`);
+      await withTenant(t.database.db, tenant, (tx) => recordWebhookEvent(tx, tenant, 'stock.low', { tenant }));
+    }
   });
 
   it('lists only the caller tenant rows', async () => {
@@ -87,7 +94,7 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
 
   // Every route that takes an id in its path, called by tenant A with ids of tenant B's rows.
   // A new id route without an entry here fails the test.
-  type Ids = { unit: string; garage: string; item: string; movement: string; scan: string; user: string; invitation: string; calendarLink: string; apiKey: string };
+  type Ids = { unit: string; garage: string; item: string; movement: string; scan: string; user: string; invitation: string; calendarLink: string; apiKey: string; webhook: string; delivery: string };
   const probes: Record<string, (b: Ids) => unknown> = {
     'PATCH /api/items/:id': () => ({ name: 'Stolen', category: 'X' }),
     'DELETE /api/items/:id': () => undefined,
@@ -123,6 +130,11 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
     'POST /api/units/:id/pick-list/deliver': (b) => ({ lines: [{ item_id: b.item, quantity: 1 }] }),
     'GET /api/garages/:id/order-forecast': () => undefined,
     'DELETE /api/api-keys/:id': () => undefined,
+    'PATCH /api/webhooks/:id': () => ({ url: 'https://hooks.example/stolen', enabled: false }),
+    'DELETE /api/webhooks/:id': () => undefined,
+    'GET /api/webhooks/:id/deliveries': () => undefined,
+    'POST /api/webhooks/:id/deliveries/:deliveryId/resend': () => undefined,
+    'POST /api/webhooks/:id/test': () => undefined,
   };
 
   /** B's ids of every kind, read once. */
@@ -136,12 +148,12 @@ describe.each(backends)('tenant isolation on %s', (backend) => {
     // B's owner, and an open invitation of B.
     const [owner] = await queryRows<{ user_id: string }>(t.database.db, sql`select user_id from memberships where tenant_id = ${tenantB} limit 1`);
     const invitation = (await api(t, cookieB, 'POST', '/api/invitations', { email: 'invited-to-b@example.com', role: 'member' })).json() as { id: string };
-    idsOfB = { unit: await one('units'), garage: await one('garages'), item: await one('items'), movement: use!.id, scan: await one('scans'), user: owner!.user_id, invitation: invitation.id, calendarLink: await one('calendar_links'), apiKey: await one('api_keys') };
+    idsOfB = { unit: await one('units'), garage: await one('garages'), item: await one('items'), movement: use!.id, scan: await one('scans'), user: owner!.user_id, invitation: invitation.id, calendarLink: await one('calendar_links'), apiKey: await one('api_keys'), webhook: await one('webhook_endpoints'), delivery: await one('webhook_deliveries') };
     return idsOfB;
   };
   const urlFor = (pattern: string, b: Ids) => {
-    const idFor = ({ items: b.item, garages: b.garage, users: b.user, invitations: b.invitation, scans: b.scan, 'api-keys': b.apiKey } as Record<string, string>)[pattern.split('/')[2]!] ?? b.unit;
-    return pattern.replace(':id', idFor).replace(':itemId', b.item).replace(':linkId', b.calendarLink);
+    const idFor = ({ items: b.item, garages: b.garage, users: b.user, invitations: b.invitation, scans: b.scan, 'api-keys': b.apiKey, webhooks: b.webhook } as Record<string, string>)[pattern.split('/')[2]!] ?? b.unit;
+    return pattern.replace(':id', idFor).replace(':itemId', b.item).replace(':linkId', b.calendarLink).replace(':deliveryId', b.delivery);
   };
   const teamOfB = () =>
     queryRows(t.database.db, sql`select user_id, role, null as status, null as expires_at from memberships where tenant_id = ${tenantB} union all select null, role, status, expires_at::text from invitations where tenant_id = ${tenantB} union all select created_by, role, 'key', revoked_at::text from api_keys where tenant_id = ${tenantB} order by 1, 2, 3, 4`);

@@ -5,7 +5,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CalendarFeedError, decodeCalendar, fetchCalendar, isAllowedAddress, type CalendarFeedOptions } from './calendar-feed';
+import { CalendarFeedError, decodeCalendar, fetchCalendar, type CalendarFeedOptions } from './calendar-feed';
+import { isAllowedAddress } from './public-address';
 
 const PRIVATE = 'Calendar link points to a private or local address';
 const NOT_HTTP = 'Calendar link must start with http:// or https://';

@@ -1,17 +1,10 @@
 /**
  * Reads a calendar link a company gives us (docs/product.md "Stays", "Calendar links"): an iCal
- * export URL of Airbnb, Vrbo, Booking.com or any other calendar. The URL is the user's, so the
- * server must not become a way to reach what only it can reach (its own loopback services, the
- * private network, the cloud's metadata address 169.254.169.254):
+ * export URL of Airbnb, Vrbo, Booking.com or any other calendar. The URL is the user's, so every
+ * request goes through the address guard (integrations/public-address.ts): http(s) only, every
+ * address of the host public (loopback only with `allowLoopback`, for tests), the connection
+ * pinned to the addresses checked. Besides:
  *
- * - only http: and https: URLs;
- * - the host is resolved once (every address it has) and refused unless every address is an
- *   ordinary public unicast address (ipaddr.js `range()` is 'unicast'; IPv4-mapped IPv6 is
- *   judged as the IPv4 address it carries). Loopback is allowed only with `allowLoopback`
- *   (CALENDAR_ALLOW_LOOPBACK, for tests), and nothing else ever is;
- * - the connection goes to the addresses that were checked: the request's `lookup` hands them
- *   to the socket, so no second DNS answer can slip in between the check and the connection
- *   (TLS still verifies the certificate for the host name);
  * - redirects are followed by hand, at most {@link MAX_REDIRECTS}, each target checked the same way;
  * - one time limit covers the whole read, redirects included, and the size limit is counted
  *   while the body streams (a larger Content-Length is refused before reading).
@@ -19,13 +12,11 @@
  * Every failure is a {@link CalendarFeedError} whose message is shown to the person as is
  * (docs/product.md "Messages", "Stays"). Why the guard is built this way: docs/decisions/030-calendar-links.md.
  */
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import http, { type IncomingMessage } from 'node:http';
 import https from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
-import ipaddr from 'ipaddr.js';
 import contentType from 'content-type';
 import iconv from 'iconv-lite';
+import { AddressRefused, pinnedLookup, publicAddresses, type AddressGuardOptions } from './public-address';
 
 /** Redirects followed before giving up. */
 export const MAX_REDIRECTS = 5;
@@ -33,15 +24,11 @@ export const MAX_REDIRECTS = 5;
 /** A calendar link could not be read; `message` is the person-facing reason. */
 export class CalendarFeedError extends Error {}
 
-export interface CalendarFeedOptions {
+export interface CalendarFeedOptions extends AddressGuardOptions {
   /** Longest wait for the whole read, redirects included, in milliseconds. */
   timeoutMs: number;
   /** Largest body accepted, in bytes. */
   maxBytes: number;
-  /** Loopback addresses are allowed (tests only); every other non-public range stays refused. */
-  allowLoopback: boolean;
-  /** Host name resolution (default node:dns `lookup` with every address); tests give their own. */
-  resolve?: (hostname: string) => Promise<string[]>;
 }
 
 const NOT_HTTP = 'Calendar link must start with http:// or https://';
@@ -55,54 +42,20 @@ const seconds = (ms: number) => {
 /** '2 MB', '0.5 MB' (1 MB = 1,048,576 bytes). */
 const megabytes = (bytes: number) => `${Math.round((bytes / (1024 * 1024)) * 100) / 100} MB`;
 
-/** Whether `address` (an IP literal) is one a calendar link may reach. */
-export function isAllowedAddress(address: string, allowLoopback: boolean): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  // process(): an IPv4-mapped IPv6 address (::ffff:127.0.0.1) becomes the IPv4 address it carries.
-  const range = ipaddr.process(address).range();
-  return range === 'unicast' || (allowLoopback && range === 'loopback');
-}
-
-async function systemResolve(hostname: string): Promise<string[]> {
-  return new Promise((resolve, reject) => {
-    dnsLookup(hostname, { all: true, verbatim: true }, (err, addresses: LookupAddress[]) => {
-      if (err) reject(err);
-      else resolve(addresses.map((a) => a.address));
-    });
-  });
-}
-
 /**
- * The addresses of `url`'s host, each checked; an IP literal is its own address.
+ * The checked addresses of `url`'s host (public-address.ts `publicAddresses`).
  * @throws CalendarFeedError for a scheme other than http(s), a host that does not resolve, or any
  *   address outside the public unicast ranges.
  */
-async function checkedAddresses(url: URL, opts: Pick<CalendarFeedOptions, 'allowLoopback' | 'resolve'>): Promise<string[]> {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new CalendarFeedError(NOT_HTTP);
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  let addresses: string[];
-  if (isIP(host) !== 0) addresses = [host];
-  else {
-    try {
-      addresses = await (opts.resolve ?? systemResolve)(host);
-    } catch {
-      throw new CalendarFeedError(`Calendar link could not be reached: ${host} was not found`);
-    }
+async function checkedAddresses(url: URL, opts: AddressGuardOptions): Promise<string[]> {
+  try {
+    return await publicAddresses(url, opts);
+  } catch (err) {
+    if (!(err instanceof AddressRefused)) throw err;
+    if (err.reason === 'not_http') throw new CalendarFeedError(NOT_HTTP);
+    if (err.reason === 'private') throw new CalendarFeedError(PRIVATE);
+    throw new CalendarFeedError(`Calendar link could not be reached: ${err.host} was not found`);
   }
-  if (addresses.length === 0) throw new CalendarFeedError(`Calendar link could not be reached: ${host} was not found`);
-  // Every address must pass: a host that resolves to one public and one private address could
-  // be connected to either.
-  if (!addresses.every((a) => isAllowedAddress(a, opts.allowLoopback))) throw new CalendarFeedError(PRIVATE);
-  return addresses;
-}
-
-/** A `lookup` that answers only `addresses` (already checked), whatever it is asked. */
-function pinnedLookup(addresses: string[]): LookupFunction {
-  const entries = addresses.map((address) => ({ address, family: isIP(address) }));
-  return (_hostname, options, callback) => {
-    if (options.all) callback(null, entries);
-    else callback(null, entries[0]!.address, entries[0]!.family);
-  };
 }
 
 /** One GET of `url` to the checked `addresses`, settled with the answer's head (the body not yet read). */

@@ -9,7 +9,9 @@
  *   414 with path ids, 429 when rate limited, 500 and 503 always), the others come from the
  *   codes the route names in `x-errors` (e.g. `['NO_TENANT', 'SUBSCRIPTION_REQUIRED']`);
  * - a nullable request body is documented as optional (a request may leave it out);
- * - better-auth's catch-all routes are documented as `/api/auth/{path}`.
+ * - better-auth's catch-all routes are documented as `/api/auth/{path}`;
+ * - the events a company's webhook endpoints receive are its `webhooks` (server/lib/api-webhooks.ts),
+ *   which is why the document is OpenAPI 3.1 and its schemas JSON Schema 2020-12.
  * `npm run lint:api` lints the result with Redocly's recommended rules.
  */
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
@@ -17,6 +19,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorStatus, type ErrorCode } from '../../common/errors';
 import { keysAllowed } from '../access';
+import { webhookDocuments } from './api-webhooks';
 
 declare module 'fastify' {
   interface FastifySchema {
@@ -192,6 +195,19 @@ const transform: FastifyDynamicSwaggerOptions['transform'] = (input) => {
   };
 };
 
+/** What {@link acceptsNull} reads of a JSON schema. */
+interface JsonSchema {
+  type?: string | string[];
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+}
+
+/** Whether a JSON Schema (2020-12, as OpenAPI 3.1 has them) accepts null: `type` null, or a branch that does. */
+function acceptsNull(schema: JsonSchema): boolean {
+  const types = Array.isArray(schema.type) ? schema.type : [schema.type];
+  return types.includes('null') || [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].some(acceptsNull);
+}
+
 /** Adds every operation's error responses and drops the bookkeeping extensions. */
 const transformObject: FastifyDynamicSwaggerOptions['transformObject'] = (document) => {
   if (!('openapiObject' in document)) return document.swaggerObject;
@@ -202,9 +218,9 @@ const transformObject: FastifyDynamicSwaggerOptions['transformObject'] = (docume
       if (!op) continue;
       // @fastify/swagger marks every body required; a nullable one may be left out (Fastify
       // validates a request without a body as null).
-      const body = op.requestBody as { required?: boolean; content?: Record<string, { schema?: { nullable?: boolean } }> } | undefined;
+      const body = op.requestBody as { required?: boolean; content?: Record<string, { schema?: JsonSchema }> } | undefined;
       const media = Object.values(body?.content ?? {});
-      if (body && media.length > 0 && media.every((m) => m.schema?.nullable === true)) body.required = false;
+      if (body && media.length > 0 && media.every((m) => m.schema !== undefined && acceptsNull(m.schema))) body.required = false;
       Object.assign(op.responses, errorResponses(operationErrorCodes(method, op)));
       delete op['x-errors'];
       delete op['x-rate-limited'];
@@ -217,7 +233,7 @@ const transformObject: FastifyDynamicSwaggerOptions['transformObject'] = (docume
 export function apiDocumentOptions(appUrl: string): FastifyDynamicSwaggerOptions {
   return {
     openapi: {
-      openapi: '3.0.3',
+      openapi: '3.1.0',
       info: {
         title: 'Inventory Manager API',
         version: '1.0.0',
@@ -259,7 +275,10 @@ export function apiDocumentOptions(appUrl: string): FastifyDynamicSwaggerOptions
         { name: 'reports', description: 'Cost, status and assistant reports' },
         { name: 'hostaway', description: 'Import of listings and reservations from Hostaway' },
         { name: 'api-keys', description: "The company's API keys (a browser session of an admin or owner)" },
+        { name: 'webhooks', description: "The company's webhook endpoints and their deliveries (a browser session of an admin or owner)" },
+        { name: 'webhook-events', description: 'The events POSTed to those endpoints, signed the Standard Webhooks way' },
       ],
+      webhooks: webhookDocuments() as never,
     },
     transform,
     transformObject,

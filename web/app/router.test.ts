@@ -41,7 +41,7 @@ describe('page titles', () => {
   });
 
   it('gives every screen its own title', () => {
-    const paths = ['/login', '/signup', '/onboarding/company', '/', '/units', '/unit/1', '/add-unit', '/garages', '/items', '/reports', '/users', '/api-keys', '/subscription'];
+    const paths = ['/login', '/signup', '/onboarding/company', '/', '/units', '/unit/1', '/add-unit', '/garages', '/items', '/reports', '/users', '/api-keys', '/webhooks', '/subscription'];
     expect(new Set(paths.map(pageTitle)).size).toBe(paths.length);
   });
 

@@ -106,6 +106,7 @@ export const routes: RouteObject[] = [
               { path: '/reports', ...screen('Reports', () => import('../features/reports/ReportsRoute').then((m) => m.ReportsRoute)) },
               { path: '/users', ...screen('Users', () => import('../features/users/UsersRoute').then((m) => m.UsersRoute)) },
               { path: '/api-keys', ...screen('API keys', () => import('../features/api-keys/ApiKeysRoute').then((m) => m.ApiKeysRoute)) },
+              { path: '/webhooks', ...screen('Webhooks', () => import('../features/webhooks/WebhooksRoute').then((m) => m.WebhooksRoute)) },
               { path: '/account', ...screen('Account', () => import('../features/auth/AccountRoute').then((m) => m.AccountRoute)) },
               { path: '/subscription', ...screen('Subscription', () => import('../features/subscription/SubscriptionRoute').then((m) => m.SubscriptionRoute)) },
               { path: '/pending-changes', ...screen('Changes on this phone', () => import('../features/pending-changes/PendingChangesRoute').then((m) => m.PendingChangesRoute)) },

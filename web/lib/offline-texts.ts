@@ -20,7 +20,7 @@ export function offlineAsOfText(when: string): string {
 }
 
 /** The screens that only work with a connection: nothing of theirs is kept on the device. */
-export type OnlineOnlyScreen = 'reports' | 'subscription' | 'users' | 'import' | 'api-keys';
+export type OnlineOnlyScreen = 'reports' | 'subscription' | 'users' | 'import' | 'api-keys' | 'webhooks';
 
 /** What each online-only screen says while offline, instead of failing. */
 export const NEEDS_CONNECTION_TEXT: Record<OnlineOnlyScreen, string> = {
@@ -29,4 +29,5 @@ export const NEEDS_CONNECTION_TEXT: Record<OnlineOnlyScreen, string> = {
   users: 'The list of users needs a connection. It will load when you are back online.',
   import: 'The Hostaway import needs a connection. It will open when you are back online.',
   'api-keys': 'API keys need a connection. They will load when you are back online.',
+  webhooks: 'Webhooks need a connection. They will load when you are back online.',
 };

@@ -15,6 +15,7 @@
  * property's typical guests); their id is the link's id and the event's UID, since two
  * properties, or two links, can export the same UIDs (docs/decisions/030-calendar-links.md).
  * Several links, or a link and Hostaway, listing one booking give one stay (stays/one-booking.ts).
+ * Each write records its stay events (stays/stay-events.ts).
  */
 import { createHash } from 'node:crypto';
 import { and, asc, count, eq, gt, inArray, lte, ne, notInArray, sql } from 'drizzle-orm';
@@ -31,6 +32,7 @@ import { stockLocks } from '../stock/locks';
 import { CANCELLED_STAY, CONFIRMED_STAY, isListedBooking } from '../stays/stay-rules';
 import { addLocalDays, localDay, propertyZone } from '../stays/local-days';
 import { matchCalendarStays } from '../stays/one-booking';
+import { recordStayChanges, staysBefore } from '../stays/stay-events';
 import { NotACalendarError, parseCalendar, type CalendarStay } from './ical';
 
 /** Days back and ahead of the property's today that a refresh replaces. */
@@ -170,6 +172,7 @@ export async function removeCalendarLink(deps: CalendarDeps, who: TenantIdentity
       .where(and(eq(calendarLinks.tenantId, who.tenantId), eq(calendarLinks.unitId, unitId), eq(calendarLinks.id, linkId)))
       .returning({ id: calendarLinks.id });
     if (removed.length === 0) throw notFound('Calendar link');
+    const before = await staysBefore(tx, who.tenantId, [unitId]);
     const zone = (await propertyZone(tx, who.tenantId, unitId))!;
     await tx
       .delete(reservations)
@@ -183,6 +186,7 @@ export async function removeCalendarLink(deps: CalendarDeps, who: TenantIdentity
         ),
       );
     await matchCalendarStays(tx, who.tenantId, [unitId]);
+    await recordStayChanges(tx, who.tenantId, before);
   });
 }
 
@@ -209,6 +213,7 @@ async function storeStays(
       .from(calendarLinks)
       .where(and(eq(calendarLinks.tenantId, tenantId), eq(calendarLinks.id, link.id)));
     if (!still) return; // removed while it was read
+    const before = await staysBefore(tx, tenantId, [unitId]);
     const listed = parsed.stays.map((s) => stayId(link.id, s.uid));
     await tx
       .update(reservations)
@@ -259,6 +264,7 @@ async function storeStays(
         });
     }
     await matchCalendarStays(tx, tenantId, [unitId]);
+    await recordStayChanges(tx, tenantId, before);
     await tx
       .update(calendarLinks)
       .set({ syncedAt: deps.now(), error: null })

@@ -9,10 +9,16 @@
  * After a change of time zone the email already queued still goes out at its old instant (on its
  * day in the new zone, or waits for that day to begin there); the following ones at the new
  * zone's hour.
+ * The same job records the company's webhook event `forecast.short` of its morning
+ * (docs/product.md "Webhooks"), so a company whose endpoints receive it keeps its chain without
+ * email recipients.
  * Without a queue (tests of the routes) nothing is scheduled: tests call `sendDailyEmails`.
  */
 import { TZDate } from '@date-fns/tz';
 import type { JobQueue } from '../../jobs/queue';
+import { withTenant } from '../../db/tenant-tx';
+import { recordForecastShort } from '../forecast/service';
+import { listenedTypes } from '../webhooks/listened';
 import { addLocalDays, localDay } from '../stays/local-days';
 import { anyRecipient, companyZoneOf, sendDailyEmails, type DailyEmailDeps } from './service';
 
@@ -21,7 +27,7 @@ const SEND = 'daily-email';
 export interface DailyEmailJobs {
   /**
    * Makes sure the company's next morning email is scheduled when a member wants it (a member
-   * turned it on, or the time zone changed).
+   * turned it on, or the time zone changed), or an endpoint receives `forecast.short`.
    */
   scheduleNext(tenantId: string): Promise<void>;
 }
@@ -51,6 +57,10 @@ export function nextSendDay(now: Date, hour: number, zone: string): string {
 export async function queuedDailyEmailJobs(queue: JobQueue, deps: DailyEmailDeps, now: () => Date): Promise<DailyEmailJobs> {
   const { boss } = queue;
   const zoneOf = (tenantId: string) => companyZoneOf(deps.db, tenantId);
+  // Whether the company wants its mornings: an email recipient, or an endpoint receiving forecast.short.
+  const wanted = async (tenantId: string) =>
+    (await anyRecipient(deps.db, tenantId)) ||
+    (await withTenant(deps.db, tenantId, (tx) => listenedTypes(tx, tenantId, ['forecast.short']))).size > 0;
   await queue.createQueue(SEND, { name: SEND, policy: 'stately', retryLimit: 3, retryDelay: 60, retryBackoff: true });
 
   const schedule = async (tenantId: string, day: string) => {
@@ -58,12 +68,12 @@ export async function queuedDailyEmailJobs(queue: JobQueue, deps: DailyEmailDeps
     await boss.send(SEND, { tenantId, day }, { singletonKey: `${tenantId}:${day}`, startAfter: sendInstant(day, deps.sendHour, zone) });
   };
   const scheduleNext = async (tenantId: string) => {
-    if (await anyRecipient(deps.db, tenantId)) await schedule(tenantId, nextSendDay(now(), deps.sendHour, await zoneOf(tenantId)));
+    if (await wanted(tenantId)) await schedule(tenantId, nextSendDay(now(), deps.sendHour, await zoneOf(tenantId)));
   };
 
   await boss.work<{ tenantId: string; day: string }>(SEND, { pollingIntervalSeconds: queue.pollingIntervalSeconds }, async ([job]) => {
     const { tenantId, day } = job!.data;
-    if (!(await anyRecipient(deps.db, tenantId))) return { skipped: 'no recipients' };
+    if (!(await wanted(tenantId))) return { skipped: 'no recipients' };
     const zone = await zoneOf(tenantId);
     const today = localDay(now(), zone);
     // Queued before the company moved to a zone further west: its day has not begun there yet.
@@ -75,6 +85,7 @@ export async function queuedDailyEmailJobs(queue: JobQueue, deps: DailyEmailDeps
     const upcoming = nextSendDay(now(), deps.sendHour, zone);
     await schedule(tenantId, next > upcoming ? next : upcoming);
     if (today > day) return { skipped: 'day over' };
+    await recordForecastShort(deps.db, tenantId, now());
     return sendDailyEmails(deps, tenantId, now());
   });
   return { scheduleNext };

@@ -23,6 +23,7 @@ import {
 } from '../../../common/contracts/forecast';
 import { SUMMARY_HORIZON_DAYS, type ForecastSummary } from '../../../common/contracts/forecast-summary';
 import { orderQuantity } from '../../../common/contracts/stock';
+import { FORECAST_SHORT_PROPERTIES_LISTED, type ForecastShortEventData } from '../../../common/contracts/webhook-events';
 import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
@@ -36,6 +37,8 @@ import { byName, byText, itemForecast, itemsInNameOrder, pastStaysOf, project } 
 import { refreshProjections, storedJson, withProjections, type UnitProjection } from './projections';
 import { freshRates } from './rates';
 import { companyServiceLevel } from './service-level-setting';
+import { listenedTypes } from '../webhooks/listened';
+import { recordWebhookEvent } from '../webhooks/record-event';
 
 /** The company's properties short within a horizon, ranked, with what the answers say of the whole company. */
 interface Ranking {
@@ -178,6 +181,50 @@ export async function forecastSummary(db: Db, who: TenantIdentity, now: Date): P
         };
       }),
     };
+  });
+}
+
+/** Whether the company's `forecast.short` of `day` was recorded already (a morning job run again after a failure). */
+async function forecastShortRecorded(tx: Tx, tenantId: string, day: string): Promise<boolean> {
+  const [row] = await queryRows<{ found: boolean }>(
+    tx,
+    sql`select exists (select 1 from webhook_events where tenant_id = ${tenantId} and type = 'forecast.short' and data->>'date' = ${day}) as found`,
+  );
+  return row?.found === true;
+}
+
+/**
+ * The webhook event `forecast.short` of the company's morning (docs/product.md "Webhooks",
+ * "Forecast"; common/contracts/webhook-events.ts `forecastShortEventData`): the properties short
+ * within {@link SUMMARY_HORIZON_DAYS} days as the Dashboard card ranks them, the first
+ * FORECAST_SHORT_PROPERTIES_LISTED with their items short, recorded in the transaction that read
+ * them. Nothing is computed when no endpoint of the company listens, nor recorded when no property
+ * is short or the day's event was recorded already.
+ * @returns whether an event was recorded.
+ */
+export async function recordForecastShort(db: Db, tenantId: string, now: Date): Promise<boolean> {
+  if ((await withTenant(db, tenantId, (tx) => listenedTypes(tx, tenantId, ['forecast.short']))).size === 0) return false;
+  return withProjections(db, tenantId, now, horizonScope(SUMMARY_HORIZON_DAYS), async (tx, found) => {
+    const ranking = await rankShort(tx, tenantId, now, found);
+    if (ranking.short.length === 0 || (await forecastShortRecorded(tx, tenantId, ranking.today))) return false;
+    const listed = await shownProperties(tx, tenantId, ranking, FORECAST_SHORT_PROPERTIES_LISTED);
+    const data: ForecastShortEventData = {
+      date: ranking.today,
+      horizon_days: SUMMARY_HORIZON_DAYS,
+      properties_short: ranking.short.length,
+      properties: listed.map((p) => {
+        const items = JSON.parse(p.items) as ItemForecast[];
+        return {
+          id: p.unit.id,
+          name: p.unit.name,
+          arrival_date: p.first_shortfall_date,
+          items_short: items.length,
+          items: items.map((i) => ({ id: i.item_id, name: i.item_name, kind: i.shortfall!.kind })),
+        };
+      }),
+    };
+    await recordWebhookEvent(tx, tenantId, 'forecast.short', data);
+    return true;
   });
 }
 

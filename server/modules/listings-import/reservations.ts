@@ -5,7 +5,7 @@
  * from Hostaway, never taken from the webhook, and an older copy (by Hostaway's `updatedOn`)
  * never replaces a newer one, so repeated and out-of-order events change nothing wrongly.
  * Reservations of listings that are not imported, and those without real dates
- * (`isDatesUnspecified`), are left out.
+ * (`isDatesUnspecified`), are left out. Each write records its stay events (stays/stay-events.ts).
  */
 import { utc } from '@date-fns/utc';
 import { addDays, format } from 'date-fns';
@@ -20,6 +20,7 @@ import { notFound } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/session';
 import { addLocalDays, localDay, propertyZone } from '../stays/local-days';
 import { alsoListed, guestKeyOf, matchCalendarStays } from '../stays/one-booking';
+import { recordStayChanges, staysBefore } from '../stays/stay-events';
 import { isStay } from '../stays/stay-rules';
 import { openSession, type HostawayDeps } from './credentials';
 
@@ -86,6 +87,7 @@ export async function syncReservations(deps: HostawayDeps, tenantId: string): Pr
     const found = await deps.client.listReservations(session, { departureStartDate: from, arrivalEndDate: to });
     return await withTenant(deps.db, tenantId, async (tx) => {
       const byListing = await unitsByListing(tx, tenantId);
+      const before = await staysBefore(tx, tenantId);
       let stored = 0;
       for (const r of found) if (await upsert(tx, tenantId, byListing, r)) stored++;
       const seen = found.map((r) => String(r.id));
@@ -98,6 +100,7 @@ export async function syncReservations(deps: HostawayDeps, tenantId: string): Pr
         ),
       );
       await matchCalendarStays(tx, tenantId);
+      await recordStayChanges(tx, tenantId, before);
       await tx.update(providerCredentials).set({ lastSyncedAt: deps.now(), lastSyncError: null }).where(eq(providerCredentials.tenantId, tenantId));
       return { stored };
     });
@@ -121,8 +124,17 @@ export async function refreshReservation(deps: HostawayDeps, tenantId: string, i
   if (!found) return false;
   return withTenant(deps.db, tenantId, async (tx) => {
     const byListing = await unitsByListing(tx, tenantId);
+    const unitId = byListing.get(found.listingMapId);
+    // The reservation's property before, when it moves from one to another.
+    const [stored] = await tx
+      .select({ unitId: reservations.unitId })
+      .from(reservations)
+      .where(and(eq(reservations.tenantId, tenantId), eq(reservations.source, 'hostaway'), eq(reservations.id, String(found.id))));
+    const unitIds = [...new Set([unitId, stored?.unitId].filter((id): id is string => id !== undefined))];
+    const before = await staysBefore(tx, tenantId, unitIds);
     if (!(await upsert(tx, tenantId, byListing, found))) return false;
-    await matchCalendarStays(tx, tenantId, [byListing.get(found.listingMapId)!]);
+    await matchCalendarStays(tx, tenantId, unitIds);
+    await recordStayChanges(tx, tenantId, before);
     return true;
   });
 }

@@ -14,6 +14,7 @@ const SCREEN_OF_PATH: Readonly<Record<string, OnlineOnlyScreen>> = {
   '/subscription': 'subscription',
   '/users': 'users',
   '/api-keys': 'api-keys',
+  '/webhooks': 'webhooks',
 };
 
 /**

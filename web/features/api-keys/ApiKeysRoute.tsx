@@ -1,15 +1,16 @@
 /**
  * /api-keys: the company's API keys (docs/product.md "API keys"), for Admins and Owners: each
  * key's name, role, prefix, creator, creation and last use; Create API Key (the key shown once);
- * Revoke with a confirmation. Members are told it is not theirs, and the Users screen does not
- * link here for them.
+ * Revoke with a confirmation; a link to the Webhooks screen. Members are told it is not theirs,
+ * and the Users screen does not link here for them.
  */
 import { useState } from 'react';
-import { KeyRound, Plus } from 'lucide-react';
+import { Link } from 'react-router';
+import { KeyRound, Plus, Webhook } from 'lucide-react';
 import { apiKeyRoleNames, type ApiKey } from '../../../common/contracts/api-keys';
 import { OnlineOnly } from '../../app/offline/OnlineOnly';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
-import { Button } from '../../components/ui/Button';
+import { Button, buttonClasses } from '../../components/ui/Button';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { Spinner } from '../../components/ui/Spinner';
@@ -97,10 +98,16 @@ function ApiKeysScreen() {
         title="API keys"
         subtitle="Keys let scripts and other systems use your company's data"
         actions={
-          <Button onClick={() => setCreateOpen(true)}>
-            <Plus className="size-5" aria-hidden="true" />
-            Create API Key
-          </Button>
+          <>
+            <Link to="/webhooks" className={buttonClasses('secondary')}>
+              <Webhook className="size-5" aria-hidden="true" />
+              Webhooks
+            </Link>
+            <Button onClick={() => setCreateOpen(true)}>
+              <Plus className="size-5" aria-hidden="true" />
+              Create API Key
+            </Button>
+          </>
         }
       />
       {content}

@@ -15,20 +15,23 @@ import type { GarageInventoryBody } from '../../../../common/contracts/stock';
 import { pgArray, queryRows, type Db, type Tx } from '../../../db/client';
 import { withTenant } from '../../../db/tenant-tx';
 import { AppError, notFound } from '../../../lib/errors';
+import { displayName, peopleByIds } from '../../auth/people';
 import type { TenantIdentity } from '../../auth/session';
 import { assertItemsExist } from '../../items/service';
 import { countStock, removeStockRow, setStock, type Location } from '../ledger';
 import { batchedOncePer } from '../batched';
+import { recordCounts, type Counter } from '../count-event';
 import { stockLocks, type StockLocks } from '../locks';
 
 /** The issue of a line whose stock moved after it was counted: 'Bath Towel is now 3, not 5 as when it was counted'. */
 export const countMovedMessage = (itemName: string, now: number, expected: number): string =>
   `${itemName} is now ${now}, not ${expected} as when it was counted`;
 
-/** A count asked for at a location of `kind`: its lines, counted by `userId`. */
+/** A count asked for at a location of `kind`: its lines, by `userId` (the ledger's: a person's or an API key's id), named `by` in its webhook event. */
 interface CountRequest {
   tenantId: string;
   userId: string;
+  by: Counter;
   locationId: string;
   lines: readonly CountLine[];
 }
@@ -89,7 +92,7 @@ async function countAtLocations(tx: Tx, tenantId: string, kind: Location['kind']
     accepted.flatMap((r) => r.lines.map((l) => ({ locationId: r.locationId, itemId: l.item_id, quantity: l.counted, userId: r.userId }))),
     { tenantId, note: 'Stocktake' },
   );
-  return requests.map((r, k) => {
+  const outcomes = requests.map((r, k): CountOutcome => {
     const refused = checked[k];
     if (refused) return refused;
     const changed = changes
@@ -98,6 +101,26 @@ async function countAtLocations(tx: Tx, tenantId: string, kind: Location['kind']
       .sort((a, b) => a.item_name.localeCompare(b.item_name));
     return { result: { changed } };
   });
+  await recordCounts(
+    tx,
+    tenantId,
+    kind,
+    requests.flatMap((r, k) => {
+      const outcome = outcomes[k]!;
+      return 'result' in outcome ? [{ locationId: r.locationId, by: r.by, changed: outcome.result.changed }] : [];
+    }),
+  );
+  return outcomes;
+}
+
+/**
+ * Who a count is recorded as counted by: the request's API key, else its person, named as the
+ * Dashboard's activity names them — read before the count's transaction, which cannot read people.
+ */
+async function counterOf(db: Db, who: TenantIdentity): Promise<Counter> {
+  if (who.apiKey) return { apiKeyName: who.apiKey.name };
+  const person = (await peopleByIds(db, [who.userId])).get(who.userId);
+  return person ? { person: displayName(person) } : null;
 }
 
 /** The answer of an outcome. @throws its refusal */
@@ -120,12 +143,12 @@ const countUnitsTogether = batchedOncePer(
  *   were counted — nothing is written then.
  */
 export async function countUnit(db: Db, who: TenantIdentity, unitId: string, body: CountBody): Promise<CountResult> {
-  return answer(await countUnitsTogether(db, { tenantId: who.tenantId, userId: who.userId, locationId: unitId, lines: body.lines }));
+  return answer(await countUnitsTogether(db, { tenantId: who.tenantId, userId: who.userId, by: await counterOf(db, who), locationId: unitId, lines: body.lines }));
 }
 
 /** Count mode at a garage (members), in its own transaction; answers and throws as `countUnit`. */
 export async function countGarage(db: Db, who: TenantIdentity, garageId: string, body: CountBody): Promise<CountResult> {
-  const request = { tenantId: who.tenantId, userId: who.userId, locationId: garageId, lines: body.lines };
+  const request = { tenantId: who.tenantId, userId: who.userId, by: await counterOf(db, who), locationId: garageId, lines: body.lines };
   return answer((await withTenant(db, who.tenantId, (tx) => countAtLocations(tx, who.tenantId, 'garage', [request])))[0]!);
 }
 

@@ -1,6 +1,7 @@
 /**
  * "Mark as delivered" of a pick list (docs/product.md "Pick lists"): the lines become `restock`
- * transfers from the property's garage (noted 'Pick list'), in one transaction, all or nothing.
+ * transfers from the property's garage (noted 'Pick list'), in one transaction, all or nothing,
+ * with the webhook event `pick_list.delivered`.
  */
 import { sql } from 'drizzle-orm';
 import type { DeliverPickListResult } from '../../../../common/contracts/forecast';
@@ -9,6 +10,7 @@ import { withTenant } from '../../../db/tenant-tx';
 import { AppError, notFound } from '../../../lib/errors';
 import type { TenantIdentity } from '../../auth/session';
 import { stockLocks } from '../locks';
+import { recordPickListDelivered } from '../pick-list-event';
 import { noGarage } from '../refusals';
 import { transferToUnits } from '../transfer';
 
@@ -53,6 +55,7 @@ export async function deliverPickList(
         .map((l) => `${Number(byId.get(l.item_id)?.quantity ?? 0)} ${byId.get(l.item_id)?.name ?? 'Deleted item'} (${l.quantity} needed)`);
       throw new AppError('CONFLICT', `${garage!.name} has only ${parts.join(', ')}`);
     }
+    await recordPickListDelivered(tx, tenantId, { unitId, garageId: unit.garageId, lines, now: new Date() });
     return {
       movement_ids: outcomes.flatMap((o) => (o.kind === 'moved' ? [o.movementId] : [])),
       delivered: lines.map((l) => ({ item_id: l.item_id, quantity: l.quantity })),

@@ -6,10 +6,10 @@
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { Check, Copy } from 'lucide-react';
 import { createApiKeyBody, type ApiKeyRole, type CreateApiKeyBody, type CreatedApiKey } from '../../../../common/contracts/api-keys';
 import { MAX_TEXT_LENGTH } from '../../../../common/contracts/fields';
 import { Button } from '../../../components/ui/Button';
+import { CopyField } from '../../../components/ui/CopyField';
 import { Dialog, DialogActions } from '../../../components/ui/Dialog';
 import { SelectField } from '../../../components/ui/SelectField';
 import { TextField } from '../../../components/ui/TextField';
@@ -66,40 +66,12 @@ function CreateForm({ onCreated, onClose }: { onCreated: (key: CreatedApiKey) =>
 
 /** The new key, once: selectable text, a copy button and the warning. */
 function ShownOnce({ created, onClose }: { created: CreatedApiKey; onClose: () => void }) {
-  const id = useId();
-  const [copied, setCopied] = useState<boolean | null>(null);
-  const copy = () => {
-    navigator.clipboard.writeText(created.key).then(
-      () => setCopied(true),
-      () => setCopied(false),
-    );
-  };
   return (
     <div className="flex flex-col gap-4">
       <p role="alert" className="rounded-xl border border-amber-200 bg-amber-50 px-4 py-3 text-amber-900">
         Copy this key now and keep it somewhere safe. It will not be shown again.
       </p>
-      <div className="flex flex-col gap-2">
-        <label htmlFor={`${id}-key`} className="text-sm font-medium text-slate-700">
-          API key “{created.name}”
-        </label>
-        <div className="flex flex-col gap-2 sm:flex-row">
-          <input
-            id={`${id}-key`}
-            readOnly
-            value={created.key}
-            onFocus={(e) => e.currentTarget.select()}
-            className="min-h-11 w-full min-w-0 rounded-lg border border-slate-300 bg-slate-50 px-3 font-mono text-sm break-all text-slate-900"
-          />
-          <Button variant="secondary" onClick={copy}>
-            {copied ? <Check className="size-4" aria-hidden="true" /> : <Copy className="size-4" aria-hidden="true" />}
-            {copied ? 'Copied' : 'Copy'}
-          </Button>
-        </div>
-        <p role="status" className="text-sm text-slate-600">
-          {copied === false ? 'Could not copy. Select the key and copy it yourself.' : copied ? 'The key is copied.' : ''}
-        </p>
-      </div>
+      <CopyField label={`API key “${created.name}”`} value={created.key} noun="key" />
       <p className="text-sm text-slate-600">
         Send it in the <code className="font-mono">Authorization: Bearer</code> header of each request.
       </p>
