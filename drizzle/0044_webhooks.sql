@@ -89,15 +89,21 @@ GRANT SELECT, INSERT, UPDATE, DELETE ON TABLE "webhook_deliveries" TO inventory_
 CREATE FUNCTION "record_webhook_event"(p_tenant uuid, p_type text, p_data jsonb) RETURNS void LANGUAGE plpgsql AS $$
 DECLARE
   v_id text;
+  v_endpoint uuid;
 BEGIN
   IF NOT EXISTS (SELECT 1 FROM webhook_endpoints e WHERE e.tenant_id = p_tenant AND e.status = 'enabled' AND p_type = ANY (e.events)) THEN
     RETURN;
   END IF;
   v_id := 'msg_' || replace(gen_random_uuid()::text, '-', '');
   INSERT INTO webhook_events (tenant_id, id, type, data) VALUES (p_tenant, v_id, p_type, p_data);
-  INSERT INTO webhook_deliveries (tenant_id, event_id, endpoint_id, next_attempt_at)
-  SELECT p_tenant, v_id, e.id, now()
-  FROM webhook_endpoints e
-  WHERE e.tenant_id = p_tenant AND e.status = 'enabled' AND p_type = ANY (e.events);
+  -- One INSERT ... VALUES per endpoint (a company has at most 10), each with its id made here: on
+  -- Citus an INSERT ... SELECT with a volatile default (the delivery's id) is not pushed down to
+  -- the company's shard but goes through the coordinator by COPY, which row-level security
+  -- refuses (decision 042, rule 7).
+  FOR v_endpoint IN
+    SELECT e.id FROM webhook_endpoints e WHERE e.tenant_id = p_tenant AND e.status = 'enabled' AND p_type = ANY (e.events)
+  LOOP
+    INSERT INTO webhook_deliveries (tenant_id, id, event_id, endpoint_id, next_attempt_at) VALUES (p_tenant, gen_random_uuid(), v_id, v_endpoint, now());
+  END LOOP;
 END
 $$;
