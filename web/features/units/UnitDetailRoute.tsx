@@ -7,9 +7,9 @@
  * (stock-needs.ts); the stays of the next 7 days and each item's usage per stay (docs/product.md
  * "Screens: Forecast").
  */
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
-import { ArrowLeft, ClipboardList, MapPin, PackageCheck, PackagePlus, Pencil, ScanLine, Search, Warehouse } from 'lucide-react';
+import { ArrowLeft, ClipboardList, MapPin, PackageCheck, PackagePlus, Pencil, ScanLine, Warehouse } from 'lucide-react';
 import { isBelowMinimum, type Unit, type UnitStockRow as UnitStockRowData } from '../../../common/contracts/stock';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { NotOpenedOffline, OfflineNote } from '../../components/OfflineNote';
@@ -18,6 +18,7 @@ import { Button, buttonClasses } from '../../components/ui/Button';
 import { UpcomingStays } from '../../app/cross-feature';
 import { Card } from '../../components/ui/Card';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
+import { SearchField } from '../../components/ui/SearchField';
 import { LoadError } from '../../components/ui/LoadError';
 import { PageSpinner } from '../../components/ui/PageSpinner';
 import { hasErrorCode } from '../../lib/api-error';
@@ -113,25 +114,11 @@ interface StockFinderProps {
 
 /** The search over the unit's items and the choice between all items and those needing stock. */
 function StockFinder({ query, onQuery, onlyNeeding, onOnlyNeeding, total, needing }: StockFinderProps) {
-  const searchId = useId();
   const choice = (active: boolean) =>
     `min-h-11 flex-1 rounded-lg px-3 py-2 text-base font-medium ${active ? 'bg-blue-700 text-white' : 'bg-white text-slate-700 hover:bg-slate-100'}`;
   return (
     <div className="flex flex-col gap-2">
-      <div className="relative">
-        <label htmlFor={searchId} className="sr-only">
-          Find an item
-        </label>
-        <Search className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-slate-400" aria-hidden="true" />
-        <input
-          id={searchId}
-          type="search"
-          value={query}
-          onChange={(event) => onQuery(event.target.value)}
-          placeholder="Find an item..."
-          className="min-h-12 w-full rounded-lg border border-slate-300 bg-white py-2 pr-3 pl-10 text-base text-slate-900 placeholder:text-slate-400 focus:outline-2 focus:outline-blue-600"
-        />
-      </div>
+      <SearchField label="Find an item" placeholder="Find an item..." value={query} onChange={onQuery} />
       <div className="flex gap-1 rounded-lg border border-slate-200 bg-slate-50 p-1" role="group" aria-label="Items shown">
         <button type="button" aria-pressed={!onlyNeeding} onClick={() => onOnlyNeeding(false)} className={choice(!onlyNeeding)}>
           {`All items (${total})`}

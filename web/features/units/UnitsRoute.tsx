@@ -3,15 +3,16 @@
  * from Hostaway, delete, 'Quick Scan Items' (the AI photo scanner) and 'View Details'. Offline, the
  * list read earlier with 'Offline — as of {time}' (docs/decisions/048-offline-reads.md).
  */
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
-import { Download, House, Plus, Search } from 'lucide-react';
+import { Download, House, Plus } from 'lucide-react';
 import type { Unit } from '../../../common/contracts/stock';
 import { ImportListingsDialog } from '../../app/cross-feature';
 import { NotOpenedOffline, OfflineNote } from '../../components/OfflineNote';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button, buttonClasses } from '../../components/ui/Button';
+import { SearchField } from '../../components/ui/SearchField';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { LoadError } from '../../components/ui/LoadError';
 import { ScanDialog } from '../../components/scanner/ScanDialog';
@@ -39,7 +40,6 @@ function NoUnits() {
 }
 
 function UnitsScreen() {
-  const searchId = useId();
   const queryClient = useQueryClient();
   const units = useUnits();
   const remove = useDeleteUnit();
@@ -72,20 +72,7 @@ function UnitsScreen() {
     const shown = filterUnits(units.data, query);
     content = (
       <>
-        <div className="relative mb-4">
-          <label htmlFor={searchId} className="sr-only">
-            Search units
-          </label>
-          <Search className="pointer-events-none absolute top-1/2 left-3 size-5 -translate-y-1/2 text-slate-400" aria-hidden="true" />
-          <input
-            id={searchId}
-            type="search"
-            value={query}
-            onChange={(event) => setQuery(event.target.value)}
-            placeholder="Search units by name or address..."
-            className="min-h-12 w-full rounded-lg border border-slate-300 bg-white py-2 pr-3 pl-10 text-base text-slate-900 placeholder:text-slate-400 focus:outline-2 focus:outline-blue-600"
-          />
-        </div>
+        <SearchField label="Search units" placeholder="Search units by name or address..." value={query} onChange={setQuery} className="mb-4" />
         {shown.length === 0 ? (
           <p className="rounded-xl border border-slate-200 bg-white px-6 py-10 text-center text-base text-slate-600">No units match your search.</p>
         ) : (
