@@ -157,31 +157,50 @@ export async function companyForecast(db: Db, who: TenantIdentity, horizon: numb
   });
 }
 
+/** A property short within SUMMARY_HORIZON_DAYS, as the Dashboard card ranks it: its first short arrival and its items short, the most urgent first. */
+interface ShortThisWeek {
+  unit: { id: string; name: string };
+  arrivalDate: string;
+  items: ItemForecast[];
+}
+
+/**
+ * The properties short within {@link SUMMARY_HORIZON_DAYS} days as the Dashboard card ranks them,
+ * read in the transaction of their projections: how many, the company's today, and the first
+ * `count` with their items; `use` builds its answer from them in that transaction.
+ */
+async function withShortThisWeek<T>(
+  db: Db,
+  tenantId: string,
+  now: Date,
+  count: number,
+  use: (tx: Tx, short: { total: number; today: string; first: ShortThisWeek[] }) => Promise<T>,
+): Promise<T> {
+  return withProjections(db, tenantId, now, horizonScope(SUMMARY_HORIZON_DAYS), async (tx, found) => {
+    const ranking = await rankShort(tx, tenantId, now, found);
+    const shown = ranking.short.length === 0 ? [] : await shownProperties(tx, tenantId, ranking, count);
+    const first = shown.map((p) => ({ unit: p.unit, arrivalDate: p.first_shortfall_date, items: JSON.parse(p.items) as ItemForecast[] }));
+    return use(tx, { total: ranking.short.length, today: ranking.today, first });
+  });
+}
+
 /**
  * The Dashboard card "Runs out before a check-in" (docs/product.md "Forecast"): the properties
  * short within {@link SUMMARY_HORIZON_DAYS} days, the first three with up to three item names each.
  */
 export async function forecastSummary(db: Db, who: TenantIdentity, now: Date): Promise<ForecastSummary> {
-  const tenantId = who.tenantId;
-  return withProjections(db, tenantId, now, horizonScope(SUMMARY_HORIZON_DAYS), async (tx, found) => {
-    const ranking = await rankShort(tx, tenantId, now, found);
-    const first = await shownProperties(tx, tenantId, ranking, 3);
-    return {
-      horizon_days: SUMMARY_HORIZON_DAYS,
-      properties_short: ranking.short.length,
-      first: first.map((p) => {
-        const items = JSON.parse(p.items) as ItemForecast[];
-        return {
-          unit_id: p.unit.id,
-          unit_name: p.unit.name,
-          arrival_date: p.first_shortfall_date,
-          kind: items[0]!.shortfall!.kind,
-          item_names: items.slice(0, 3).map((i) => i.item_name),
-          items_short: items.length,
-        };
-      }),
-    };
-  });
+  return withShortThisWeek(db, who.tenantId, now, 3, async (_tx, short) => ({
+    horizon_days: SUMMARY_HORIZON_DAYS,
+    properties_short: short.total,
+    first: short.first.map((p) => ({
+      unit_id: p.unit.id,
+      unit_name: p.unit.name,
+      arrival_date: p.arrivalDate,
+      kind: p.items[0]!.shortfall!.kind,
+      item_names: p.items.slice(0, 3).map((i) => i.item_name),
+      items_short: p.items.length,
+    })),
+  }));
 }
 
 /** Whether the company's `forecast.short` of `day` was recorded already (a morning job run again after a failure). */
@@ -204,24 +223,19 @@ async function forecastShortRecorded(tx: Tx, tenantId: string, day: string): Pro
  */
 export async function recordForecastShort(db: Db, tenantId: string, now: Date): Promise<boolean> {
   if ((await withTenant(db, tenantId, (tx) => listenedTypes(tx, tenantId, ['forecast.short']))).size === 0) return false;
-  return withProjections(db, tenantId, now, horizonScope(SUMMARY_HORIZON_DAYS), async (tx, found) => {
-    const ranking = await rankShort(tx, tenantId, now, found);
-    if (ranking.short.length === 0 || (await forecastShortRecorded(tx, tenantId, ranking.today))) return false;
-    const listed = await shownProperties(tx, tenantId, ranking, FORECAST_SHORT_PROPERTIES_LISTED);
+  return withShortThisWeek(db, tenantId, now, FORECAST_SHORT_PROPERTIES_LISTED, async (tx, short) => {
+    if (short.total === 0 || (await forecastShortRecorded(tx, tenantId, short.today))) return false;
     const data: ForecastShortEventData = {
-      date: ranking.today,
+      date: short.today,
       horizon_days: SUMMARY_HORIZON_DAYS,
-      properties_short: ranking.short.length,
-      properties: listed.map((p) => {
-        const items = JSON.parse(p.items) as ItemForecast[];
-        return {
-          id: p.unit.id,
-          name: p.unit.name,
-          arrival_date: p.first_shortfall_date,
-          items_short: items.length,
-          items: items.map((i) => ({ id: i.item_id, name: i.item_name, kind: i.shortfall!.kind })),
-        };
-      }),
+      properties_short: short.total,
+      properties: short.first.map((p) => ({
+        id: p.unit.id,
+        name: p.unit.name,
+        arrival_date: p.arrivalDate,
+        items_short: p.items.length,
+        items: p.items.map((i) => ({ id: i.item_id, name: i.item_name, kind: i.shortfall!.kind })),
+      })),
     };
     await recordWebhookEvent(tx, tenantId, 'forecast.short', data);
     return true;
