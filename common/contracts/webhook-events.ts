@@ -5,7 +5,6 @@
  * the event's `data`, whose shape per type is documented in the API document's `webhooks`.
  */
 import { z } from 'zod';
-import { shortfallKinds } from './forecast-summary';
 
 /**
  * Every event type, in the order the webhooks screen lists them:
@@ -159,25 +158,31 @@ export type StayChangedEventData = z.infer<typeof stayChangedEventData>;
 export const FORECAST_SHORT_PROPERTIES_LISTED = 50;
 
 /**
- * `forecast.short` (docs/product.md "Forecast"): each morning, at the company's morning email
- * hour in its time zone, the properties that would start a check-in short within the Dashboard
- * card's 7 days, most urgent first, with their items short. Sent only when at least one is.
+ * `forecast.short` (docs/product.md "Webhooks"): each morning, at the company's morning email
+ * hour in its time zone, the properties whose next arrival within 7 days would start short at the
+ * company's service level (the chance that it finds every item, with nothing brought, is below
+ * the level), earliest arrival first, with the items a pick list at that level would bring. Sent
+ * only when at least one is.
  */
 export const forecastShortEventData = z.object({
   /** The company's calendar day (YYYY-MM-DD) of the forecast. */
   date: z.string(),
-  /** The days ahead the forecast looked. */
+  /** The days ahead the forecast looked for a next arrival. */
   horizon_days: z.number().int(),
+  /** The company's service level, percent (50–99). */
+  service_level: z.number().int(),
   /** Properties short, all of them. */
   properties_short: z.number().int(),
-  /** The first FORECAST_SHORT_PROPERTIES_LISTED of them, most urgent first. */
+  /** The first FORECAST_SHORT_PROPERTIES_LISTED of them: earliest arrival, then lowest chance. */
   properties: z.array(
     webhookProperty.extend({
-      /** The first check-in that would start short, a calendar day of the property. */
+      /** The property's next arrival, a calendar day of the property. */
       arrival_date: z.string(),
+      /** The chance (0–1) that this arrival finds every item it needs if nothing is brought. */
+      chance: z.number(),
       items_short: z.number().int(),
-      /** Its items short, the earliest shortfall first: `runs_out` or only `below_minimum`. */
-      items: z.array(webhookItem.extend({ kind: z.enum(shortfallKinds) })),
+      /** The items to bring, by name: the property's stock and the pieces to bring to reach the level. */
+      items: z.array(webhookItem.extend({ quantity: z.number().int(), bring: z.number().int() })),
     }),
   ),
 });

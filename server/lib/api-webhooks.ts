@@ -43,8 +43,9 @@ const changed: StayChangedEventData = { stay, previous: { property, arrival_date
 const short: ForecastShortEventData = {
   date: '2026-12-03',
   horizon_days: 7,
+  service_level: 95,
   properties_short: 1,
-  properties: [{ ...property, arrival_date: '2026-12-04', items_short: 1, items: [{ ...towel, kind: 'runs_out' }] }],
+  properties: [{ ...property, arrival_date: '2026-12-04', chance: 0.62, items_short: 1, items: [{ ...towel, quantity: 3, bring: 5 }] }],
 };
 
 /** An example `data` of each event type. */
@@ -64,7 +65,7 @@ const whenSent: Record<WebhookEventType, string> = {
   'stock.low': 'A stock row of a property or a storage turns low (from sufficient): its quantity falls to its item’s minimum threshold or below. A row fires again only after it has been sufficient.',
   'stock.critical': 'A stock row turns critical (from sufficient or low): its quantity reaches 0. A row rising from critical to low sends nothing.',
   'stock.counted': 'A count (stocktake) of a property or a storage is saved; it lists the rows it changed, at most 100 (`items_changed` counts them all).',
-  'forecast.short': 'Each morning at the company’s email hour in its time zone, when at least one property would start a check-in short within 7 days; at most 50 listed (`properties_short` counts them all).',
+  'forecast.short': 'Each morning at the company’s email hour in its time zone, when the next arrival of at least one property, within 7 days, would start short at the company’s service level: the chance that it finds every item, with nothing brought, is below the level. Each property lists the items a pick list at that level would bring; at most 50 properties are listed (`properties_short` counts them all).',
   'stay.created': 'A stay begins to count: read from a calendar link or from Hostaway.',
   'stay.changed': 'A stay’s dates, guests or property change; `previous` is how it was.',
   'stay.cancelled': 'A stay stops counting: cancelled at its source, no longer listed by it, its calendar link removed, or found to be the same booking as another source’s stay.',

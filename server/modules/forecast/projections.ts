@@ -164,13 +164,7 @@ function stored(unit: UnitRow, projected: readonly Projected[], stays: readonly 
     const pick: PickListLine[] = shortAtMean.map((l) => ({ item_id: l.item_id, quantity: l.quantity, bring: l.bring }));
     return { ...ranked, pick_json: JSON.stringify(pick), brings: pick.map((l) => [l.item_id, l.bring]), service_json: 'null' };
   }
-  const items: StockedItem[] = projected.map(({ pair, rate }) => ({
-    quantity: Number(pair.quantity),
-    minimum: Number(pair.minimum_threshold),
-    rate,
-    dispersion: Number(pair.dispersion),
-    ...(pair.item_level === null ? {} : { level: Number(pair.item_level) / 100 }),
-  }));
+  const items = stockedItems(projected);
   const atLevel = bringsAtLevel(items, stays, unit.today, level / 100);
   const atMean = projected.map((p) => p.projection.bring);
   const pick: PickListLine[] = projected.flatMap(({ pair }, k) =>
@@ -187,6 +181,17 @@ function stored(unit: UnitRow, projected: readonly Projected[], stays: readonly 
       }
     : null;
   return { ...ranked, pick_json: JSON.stringify(pick), brings: pick.map((l) => [l.item_id, l.bring]), service_json: JSON.stringify(service) };
+}
+
+/** Projected stock rows as the service level's chances read them (service-level.ts), in the same order. */
+export function stockedItems(projected: readonly Projected[]): StockedItem[] {
+  return projected.map(({ pair, rate }) => ({
+    quantity: Number(pair.quantity),
+    minimum: Number(pair.minimum_threshold),
+    rate,
+    dispersion: Number(pair.dispersion),
+    ...(pair.item_level === null ? {} : { level: Number(pair.item_level) / 100 }),
+  }));
 }
 
 /** What a refresh computes with: the rates in force (when learned, null: never) and the company's service level, percent. */

@@ -37,6 +37,7 @@ import { byName, byText, itemForecast, itemsInNameOrder, pastStaysOf, project } 
 import { refreshProjections, storedJson, withProjections, type UnitProjection } from './projections';
 import { freshRates } from './rates';
 import { companyServiceLevel } from './service-level-setting';
+import { propertiesShortAtLevel } from './short-at-level';
 import { listenedTypes } from '../webhooks/listened';
 import { recordWebhookEvent } from '../webhooks/record-event';
 
@@ -157,50 +158,31 @@ export async function companyForecast(db: Db, who: TenantIdentity, horizon: numb
   });
 }
 
-/** A property short within SUMMARY_HORIZON_DAYS, as the Dashboard card ranks it: its first short arrival and its items short, the most urgent first. */
-interface ShortThisWeek {
-  unit: { id: string; name: string };
-  arrivalDate: string;
-  items: ItemForecast[];
-}
-
-/**
- * The properties short within {@link SUMMARY_HORIZON_DAYS} days as the Dashboard card ranks them,
- * read in the transaction of their projections: how many, the company's today, and the first
- * `count` with their items; `use` builds its answer from them in that transaction.
- */
-async function withShortThisWeek<T>(
-  db: Db,
-  tenantId: string,
-  now: Date,
-  count: number,
-  use: (tx: Tx, short: { total: number; today: string; first: ShortThisWeek[] }) => Promise<T>,
-): Promise<T> {
-  return withProjections(db, tenantId, now, horizonScope(SUMMARY_HORIZON_DAYS), async (tx, found) => {
-    const ranking = await rankShort(tx, tenantId, now, found);
-    const shown = ranking.short.length === 0 ? [] : await shownProperties(tx, tenantId, ranking, count);
-    const first = shown.map((p) => ({ unit: p.unit, arrivalDate: p.first_shortfall_date, items: JSON.parse(p.items) as ItemForecast[] }));
-    return use(tx, { total: ranking.short.length, today: ranking.today, first });
-  });
-}
-
 /**
  * The Dashboard card "Runs out before a check-in" (docs/product.md "Forecast"): the properties
  * short within {@link SUMMARY_HORIZON_DAYS} days, the first three with up to three item names each.
  */
 export async function forecastSummary(db: Db, who: TenantIdentity, now: Date): Promise<ForecastSummary> {
-  return withShortThisWeek(db, who.tenantId, now, 3, async (_tx, short) => ({
-    horizon_days: SUMMARY_HORIZON_DAYS,
-    properties_short: short.total,
-    first: short.first.map((p) => ({
-      unit_id: p.unit.id,
-      unit_name: p.unit.name,
-      arrival_date: p.arrivalDate,
-      kind: p.items[0]!.shortfall!.kind,
-      item_names: p.items.slice(0, 3).map((i) => i.item_name),
-      items_short: p.items.length,
-    })),
-  }));
+  const tenantId = who.tenantId;
+  return withProjections(db, tenantId, now, horizonScope(SUMMARY_HORIZON_DAYS), async (tx, found) => {
+    const ranking = await rankShort(tx, tenantId, now, found);
+    const shown = ranking.short.length === 0 ? [] : await shownProperties(tx, tenantId, ranking, 3);
+    return {
+      horizon_days: SUMMARY_HORIZON_DAYS,
+      properties_short: ranking.short.length,
+      first: shown.map((p) => {
+        const items = JSON.parse(p.items) as ItemForecast[];
+        return {
+          unit_id: p.unit.id,
+          unit_name: p.unit.name,
+          arrival_date: p.first_shortfall_date,
+          kind: items[0]!.shortfall!.kind,
+          item_names: items.slice(0, 3).map((i) => i.item_name),
+          items_short: items.length,
+        };
+      }),
+    };
+  });
 }
 
 /** Whether the company's `forecast.short` of `day` was recorded already (a morning job run again after a failure). */
@@ -213,28 +195,36 @@ async function forecastShortRecorded(tx: Tx, tenantId: string, day: string): Pro
 }
 
 /**
- * The webhook event `forecast.short` of the company's morning (docs/product.md "Webhooks",
- * "Forecast"; common/contracts/webhook-events.ts `forecastShortEventData`): the properties short
- * within {@link SUMMARY_HORIZON_DAYS} days as the Dashboard card ranks them, the first
- * FORECAST_SHORT_PROPERTIES_LISTED with their items short, recorded in the transaction that read
- * them. Nothing is computed when no endpoint of the company listens, nor recorded when no property
- * is short or the day's event was recorded already.
+ * The webhook event `forecast.short` of the company's morning (docs/product.md "Webhooks";
+ * common/contracts/webhook-events.ts `forecastShortEventData`): the properties whose next arrival
+ * within {@link SUMMARY_HORIZON_DAYS} days would start short at the company's service level
+ * (short-at-level.ts), the first FORECAST_SHORT_PROPERTIES_LISTED with the items to bring,
+ * recorded in the transaction that read them; the rates are learned first when stale. Nothing is
+ * computed when no endpoint of the company listens, nor recorded when no property is short or the
+ * day's event was recorded already.
  * @returns whether an event was recorded.
  */
 export async function recordForecastShort(db: Db, tenantId: string, now: Date): Promise<boolean> {
   if ((await withTenant(db, tenantId, (tx) => listenedTypes(tx, tenantId, ['forecast.short']))).size === 0) return false;
-  return withShortThisWeek(db, tenantId, now, FORECAST_SHORT_PROPERTIES_LISTED, async (tx, short) => {
-    if (short.total === 0 || (await forecastShortRecorded(tx, tenantId, short.today))) return false;
+  await freshRates(db, tenantId, now);
+  return withTenant(db, tenantId, async (tx) => {
+    const today = localDay(now, await companyZone(tx, tenantId));
+    if (await forecastShortRecorded(tx, tenantId, today)) return false;
+    const level = await companyServiceLevel(tx, tenantId);
+    const short = await propertiesShortAtLevel(tx, tenantId, now, SUMMARY_HORIZON_DAYS, level);
+    if (short.length === 0) return false;
     const data: ForecastShortEventData = {
-      date: short.today,
+      date: today,
       horizon_days: SUMMARY_HORIZON_DAYS,
-      properties_short: short.total,
-      properties: short.first.map((p) => ({
+      service_level: level,
+      properties_short: short.length,
+      properties: short.slice(0, FORECAST_SHORT_PROPERTIES_LISTED).map((p) => ({
         id: p.unit.id,
         name: p.unit.name,
         arrival_date: p.arrivalDate,
+        chance: Math.round(p.chance * 1000) / 1000,
         items_short: p.items.length,
-        items: p.items.map((i) => ({ id: i.item_id, name: i.item_name, kind: i.shortfall!.kind })),
+        items: p.items,
       })),
     };
     await recordWebhookEvent(tx, tenantId, 'forecast.short', data);

@@ -262,12 +262,66 @@ describe.each(backends)('webhook events on %s', (backend) => {
       const events = await eventsOf(a.tenantId);
       expect(events.map((e) => e.type)).toEqual(['forecast.short']);
       const data = forecastShortEventData.parse(events[0]!.data);
-      expect(data).toMatchObject({ horizon_days: 7, properties_short: 1 });
+      expect(data).toMatchObject({ horizon_days: 7, service_level: 95, properties_short: 1 });
       expect(data.properties).toEqual([
-        { id: a.unitId, name: 'Beach House', arrival_date: dayFromToday(2), items_short: expect.any(Number), items: expect.arrayContaining([{ id: towel, name: 'Bath Towel', kind: 'runs_out' }]) },
+        {
+          id: a.unitId,
+          name: 'Beach House',
+          arrival_date: dayFromToday(2),
+          chance: expect.any(Number),
+          items_short: expect.any(Number),
+          items: expect.arrayContaining([{ id: towel, name: 'Bath Towel', quantity: 1, bring: expect.any(Number) }]),
+        },
       ]);
+      const property = data.properties[0]!;
+      expect(property.chance).toBeLessThan(0.95);
+      expect(property.items_short).toBe(property.items.length);
+      // 4 towels a stay with 1 in stock: at least the 3 more the stay is expected to use.
+      expect(property.items.find((i) => i.id === towel)!.bring).toBeGreaterThanOrEqual(3);
     } finally {
       await t.database.db.execute(sql`delete from reservations where tenant_id = ${a.tenantId} and source = 'demo'`);
+    }
+  });
+
+  it('names in forecast.short a property the expected use covers but the service level does not, and none at a lower level', async () => {
+    const towel = a.itemIds['Bath Towel']!;
+    await t.database.db.execute(sql`update items set usage_per_stay_default = 4 where tenant_id = ${a.tenantId} and id = ${towel}`);
+    await t.database.db.execute(sql`update unit_inventory set quantity = 500 where tenant_id = ${a.tenantId} and unit_id = ${a.unitId}`);
+    // 6 towels, the stay expected to use 4: it arrives above the minimum of 1 and leaves 2 at the
+    // expected use; a use of 7 or more (about 11 % at a Poisson spread of mean 4) would run out.
+    const [before] = await queryRows<{ minimum: number }>(
+      t.database.db,
+      sql`select item_threshold as minimum from unit_inventory where tenant_id = ${a.tenantId} and unit_id = ${a.unitId} and item_id = ${towel}`,
+    );
+    await t.database.db.execute(
+      sql`update unit_inventory set quantity = 6, item_threshold = 1 where tenant_id = ${a.tenantId} and unit_id = ${a.unitId} and item_id = ${towel}`,
+    );
+    await t.database.db.execute(
+      sql`insert into reservations (tenant_id, source, id, unit_id, arrival_date, departure_date, nights, guests, status)
+          values (${a.tenantId}, 'demo', 'level-1', ${a.unitId}, ${dayFromToday(3)}, ${dayFromToday(5)}, 2, 2, 'confirmed')`,
+    );
+    await listen(a.tenantId, ['forecast.short']);
+    try {
+      const summary = await api(t, a.cookie, 'GET', '/api/forecast/summary');
+      expect(summary.json()).toMatchObject({ properties_short: 0 });
+      await t.database.db.execute(sql`update tenants set service_level = 80 where id = ${a.tenantId}`);
+      expect(await recordForecastShort(t.database.db, a.tenantId, new Date())).toBe(false);
+      await t.database.db.execute(sql`update tenants set service_level = 95 where id = ${a.tenantId}`);
+      expect(await recordForecastShort(t.database.db, a.tenantId, new Date())).toBe(true);
+      const data = forecastShortEventData.parse((await eventsOf(a.tenantId))[0]!.data);
+      expect(data).toMatchObject({ service_level: 95, properties_short: 1 });
+      const [property] = data.properties;
+      expect(property).toMatchObject({ id: a.unitId, arrival_date: dayFromToday(3), items_short: 1 });
+      expect(property!.chance).toBeGreaterThan(0.8);
+      expect(property!.chance).toBeLessThan(0.95);
+      expect(property!.items).toEqual([{ id: towel, name: 'Bath Towel', quantity: expect.any(Number), bring: expect.any(Number) }]);
+      expect(property!.items[0]!.bring).toBeGreaterThan(0);
+    } finally {
+      await t.database.db.execute(sql`delete from reservations where tenant_id = ${a.tenantId} and source = 'demo'`);
+      await t.database.db.execute(sql`update tenants set service_level = 95 where id = ${a.tenantId}`);
+      await t.database.db.execute(
+        sql`update unit_inventory set item_threshold = ${before!.minimum} where tenant_id = ${a.tenantId} and unit_id = ${a.unitId} and item_id = ${towel}`,
+      );
     }
   });
 
