@@ -4,8 +4,10 @@
  * lock order and writes its movements through the ledger primitives. This reads the server's and
  * the scripts' source (tests aside: they may shape data) and fails on a lock clause of a statement
  * that reads stock data, or an `inventory_logs` insert, anywhere else, naming the file and line.
- * Locks of other rows (a subscription, an invitation, the onboarding's company row) are not
- * stock locks and stay with their modules.
+ * Locks of other rows are not stock locks and stay with their modules, but each file that takes
+ * one is declared in {@link otherLocks} with the rows it locks and why that cannot deadlock with
+ * the stock order (decision 009, "Locks outside the stock order"): a new one fails here until it
+ * is declared.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -20,6 +22,26 @@ const stockModule = 'server/modules/stock/';
  */
 const allowed: Record<string, string> = {
   'scripts/bench/generate.ts': "bulk-writes a benchmark database's 90 days of history; the benchmark checks ledger == stock after",
+};
+
+/**
+ * Every file outside the stock module that locks rows other than stock data, with the rows and
+ * why the lock is safe. Each is one row (or a claim that skips locked rows), taken before any
+ * stock step of its transaction or in a transaction that takes none (decision 009).
+ */
+const otherLocks: Record<string, string> = {
+  'server/modules/billing/plans.ts':
+    "the company's subscription row, before counting against a plan limit (adding a unit, item, garage or user): taken before the stock steps of the same transaction, so two additions at the limit are serialised and never both pass",
+  'server/modules/billing/webhook.ts': "the company's subscription row while a Stripe event is applied, so events apply in order; no stock is touched in that transaction",
+  'server/modules/onboarding/service.ts':
+    "the company's tenants row while a setup step is saved, so steps are saved in order once each: taken before the plan limit's subscription row and before the stock steps of the storage and properties steps",
+  'server/modules/team/invitation-link.ts': 'the invitation being accepted, so a link is used once; no stock is touched in that transaction',
+  'server/modules/team/service.ts':
+    "an invitation being resent (before the plan limit's subscription row), and a member with the company's owners before a role change or removal, so the last owner is never removed; no stock is touched in those transactions",
+  'server/modules/webhooks/service.ts':
+    "a webhook endpoint before it is changed, and the company's tenants row (FOR NO KEY UPDATE) before counting endpoints against the limit of 10; no stock is touched in those transactions",
+  'server/modules/webhooks/delivery.ts':
+    'the webhook deliveries claimed by a sender (FOR UPDATE SKIP LOCKED, so two senders never claim one) and the endpoint whose failing state an outcome updates; no stock is touched in those transactions',
 };
 
 /** A row-lock clause in SQL (`FOR UPDATE`, `FOR NO KEY UPDATE`, `FOR SHARE`, `FOR KEY SHARE`) or drizzle's `.for(…)`. */
@@ -68,6 +90,18 @@ function offences(path: string, text: string): string[] {
   });
 }
 
+/** The files of `files` outside the stock module with a lock clause of rows other than stock data. */
+function filesLockingOtherRows(files: { path: string; text: string }[]): string[] {
+  return files
+    .filter((f) => !f.path.startsWith(stockModule) && !(f.path in allowed))
+    .filter((f) => {
+      const code = withoutComments(f.text);
+      return [...code.matchAll(new RegExp(lockClause.source, 'gi'))].some((m) => !locksStock(code, m.index));
+    })
+    .map((f) => f.path)
+    .sort();
+}
+
 /** The stock locks and ledger inserts of `files` outside the stock module and the allowed places. */
 export function boundaryBreaches(files: { path: string; text: string }[]): string[] {
   return files.filter((f) => !f.path.startsWith(stockModule) && !(f.path in allowed)).flatMap((f) => offences(f.path, f.text));
@@ -95,6 +129,17 @@ describe('the stock module boundary', () => {
       "server/modules/garages/service.ts:4: .for('update');",
       'server/modules/scans/service.ts:1: sql`insert into inventory_logs (tenant_id) values (${t})`',
     ]);
+  });
+
+  it('declares every file that locks other rows outside the stock module, and only those', () => {
+    expect(filesLockingOtherRows(files)).toEqual(Object.keys(otherLocks).sort());
+    expect(
+      filesLockingOtherRows([
+        { path: 'server/modules/team/service.ts', text: "await tx.select().from(memberships).for('update');" },
+        { path: 'server/modules/units/service.ts', text: 'sql`select 1 from units where id = ${id} for share`;' },
+        { path: 'server/modules/stock/locks.ts', text: 'sql`select 1 from tenants for update`' },
+      ]),
+    ).toEqual(['server/modules/team/service.ts']);
   });
 
   it('lists only allowed places that still exist', () => {
