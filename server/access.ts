@@ -58,6 +58,17 @@ export type TenantAccess = ({ role: Role; gate: 'trial'; feature?: Feature } | {
  */
 export type RouteAccess = 'public' | 'session' | TenantAccess;
 
+/**
+ * The route access of a company's connections to other systems (API keys, webhook endpoints;
+ * docs/product.md "API keys", "Webhooks"), for `role` and up, from a browser session only (a key
+ * never manages keys or endpoints): `create` is behind the expired-trial gate like inviting,
+ * `manage` (list, change, stop, delete) is not, so a company whose trial ended can still see and
+ * stop what reaches it. Used as a route's `config`.
+ */
+export function connectionAccess(role: Role): { create: { access: TenantAccess }; manage: { access: TenantAccess } } {
+  return { create: { access: { role, gate: 'trial', apiKeys: false } }, manage: { access: { role, gate: 'none', apiKeys: false } } };
+}
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Who may call the route (server/access.ts); required on every /api route. */

@@ -11,14 +11,12 @@ import { leastRole } from '../../../common/permissions';
 import type { AppContext } from '../../context';
 import { noContent } from '../../lib/api-document';
 import { createKey, listKeys, revokeKey } from './service';
+import { connectionAccess } from '../../access';
 
 export async function apiKeyRoutes(fastify: FastifyInstance, ctx: AppContext): Promise<void> {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['api-keys'];
-  // Creating is behind the expired-trial gate like inviting; listing and revoking are not, so a
-  // company whose trial ended can still see and stop its keys.
-  const create = { access: { role: leastRole.apiKeys, gate: 'trial', apiKeys: false } } as const;
-  const manage = { access: { role: leastRole.apiKeys, gate: 'none', apiKeys: false } } as const;
+  const { create, manage } = connectionAccess(leastRole.apiKeys);
 
   app.get(
     '/api/api-keys',

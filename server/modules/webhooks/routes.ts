@@ -25,6 +25,7 @@ import type { TenantIdentity } from '../auth/session';
 import type { DailyEmailJobs } from '../daily-email/jobs';
 import type { WebhookDeps } from './delivery';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, resendDelivery, sendTestEvent, updateEndpoint } from './service';
+import { connectionAccess } from '../../access';
 
 export interface WebhookRouteOptions {
   deps: WebhookDeps;
@@ -45,10 +46,7 @@ export async function webhookRoutes(fastify: FastifyInstance, { deps, mornings }
     return saved;
   };
   const tags = ['webhooks'];
-  // Creating is behind the expired-trial gate like API keys; the rest is not, so a company whose
-  // trial ended can still see, stop and fix its endpoints.
-  const create = { access: { role: leastRole.webhooks, gate: 'trial', apiKeys: false } } as const;
-  const manage = { access: { role: leastRole.webhooks, gate: 'none', apiKeys: false } } as const;
+  const { create, manage } = connectionAccess(leastRole.webhooks);
 
   app.get(
     '/api/webhooks',
