@@ -4,12 +4,12 @@
  */
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { Toaster } from 'react-hot-toast';
 import { BrowserRouter, useLocation, useNavigate } from 'react-router';
 import { dropFirstScreenRequests } from '../lib/first-screen-requests';
 import { useFirstScreenSettled } from '../lib/first-screen-settled';
 import { useOutboxWanted } from '../lib/outbox/outbox-demand';
 import { useAuthState } from '../lib/use-auth-state';
+import { AppToaster } from '../components/ui/AppToaster';
 import { OfflineCache } from './offline/OfflineCache';
 import { createQueryClient } from './query-client';
 import { AppRoutes } from './router';
@@ -57,11 +57,7 @@ function Providers() {
         </Suspense>
       )}
       <AppRoutes />
-      {/* The product's toast durations: 4 s, successes 2 s; the library keeps at most 20. */}
-      <Toaster
-        position="top-center"
-        toastOptions={{ duration: 4000, success: { duration: 2000 }, error: { duration: 4000 }, style: { fontSize: '1rem' } }}
-      />
+      <AppToaster />
     </QueryClientProvider>
   );
 }

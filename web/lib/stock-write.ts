@@ -7,7 +7,7 @@
  */
 import type { core } from 'zod/mini';
 import { apiFetch } from './api-fetch';
-import { isNetworkError } from './api-error';
+import { ApiError, isNetworkError } from './api-error';
 import { keepChange, outboxSnapshot, outboxStarted, outboxUser } from './outbox/outbox';
 import { wantOutbox } from './outbox/outbox-demand';
 import type { PendingChangeKind } from './outbox/pending-change';
@@ -30,6 +30,20 @@ export class ChangeKept extends Error {
   }
 }
 
+/**
+ * Thrown when the network failed and the outbox could not keep the write (it had not started, e.g.
+ * its code still on its way over a weak signal): nothing is kept. Sending it again with `key`
+ * (sendStockWrite's `idempotencyKey`) writes it once, even if the first request reached the server.
+ */
+export class ChangeNotSent extends ApiError {
+  constructor(
+    readonly key: string,
+    status: number,
+  ) {
+    super('NETWORK_ERROR', 'The network failed: the change was not saved. Tap Retry to send it again.', status);
+  }
+}
+
 /** Whether `error` says the write was kept in the outbox (not a failure). */
 export function isChangeKept(error: unknown): error is ChangeKept {
   return error instanceof ChangeKept;
@@ -43,16 +57,18 @@ export interface StockWriteDescription {
 }
 
 /**
- * POSTs `body` to `path` as a stock write.
+ * POSTs `body` to `path` as a stock write, with `idempotencyKey` (a retry of a ChangeNotSent) or a
+ * new one.
  * @returns the server's answer, validated by `schema`
- * @throws ChangeKept when it was kept to be sent later; ApiError for a refusal (nothing written)
+ * @throws ChangeKept when it was kept to be sent later; ChangeNotSent when the network failed and
+ *   it could not be kept; ApiError for a refusal (nothing written)
  */
 export async function sendStockWrite<T>(
   path: string,
-  request: { body?: unknown; schema: core.$ZodType<T>; keepalive?: boolean },
+  request: { body?: unknown; schema: core.$ZodType<T>; keepalive?: boolean; idempotencyKey?: string },
   description: StockWriteDescription,
 ): Promise<T> {
-  const key = crypto.randomUUID();
+  const key = request.idempotencyKey ?? crypto.randomUUID();
   const keep = async (): Promise<never> => {
     await keepChange(key, { ...description, path, body: request.body });
     throw new ChangeKept();
@@ -64,7 +80,8 @@ export async function sendStockWrite<T>(
   try {
     return await apiFetch(path, { method: 'POST', body: request.body, schema: request.schema, keepalive: request.keepalive, idempotencyKey: key });
   } catch (error) {
-    if (signedIn && isNetworkError(error)) return keep();
-    throw error;
+    if (!(error instanceof ApiError) || !isNetworkError(error)) throw error;
+    if (signedIn) return keep();
+    throw new ChangeNotSent(key, error.status);
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The toasts beyond react-hot-toast's success and error (docs/product.md "Messages"): a warning,
- * for a save that left something out, and a stock change with its Undo button.
+ * for a save that left something out, a stock change with its Undo button, and an error with Retry.
  */
 import toast from 'react-hot-toast';
 import { CircleCheck, TriangleAlert } from 'lucide-react';
@@ -11,6 +11,22 @@ export const UNDO_TOAST_MS = 6000;
 /** A toast saying what was done and what was left out (e.g. rows a save skipped). */
 export function toastWarning(message: string): void {
   toast(message, { icon: <TriangleAlert className="size-5 shrink-0 text-amber-600" aria-hidden="true" />, duration: UNDO_TOAST_MS });
+}
+
+/** The toast's button: a thumb-sized target (44 px high) beside the message. */
+function ActionMessage({ message, label, onClick }: { message: string; label: string; onClick: () => void }) {
+  return (
+    <span className="flex items-center gap-3">
+      <span>{message}</span>
+      <button
+        type="button"
+        className="min-h-11 shrink-0 rounded-lg px-3 font-semibold text-blue-700 hover:bg-blue-50 focus-visible:outline-2 focus-visible:outline-blue-700"
+        onClick={onClick}
+      >
+        {label}
+      </button>
+    </span>
+  );
 }
 
 /**
@@ -26,20 +42,32 @@ export function toastWithUndo(message: string, onUndo: () => void, warning = fal
   );
   toast(
     (shown) => (
-      <span className="flex items-center gap-3">
-        <span>{message}</span>
-        <button
-          type="button"
-          className="min-h-11 shrink-0 rounded-lg px-3 font-semibold text-blue-700 hover:bg-blue-50 focus-visible:outline-2 focus-visible:outline-blue-700"
-          onClick={() => {
-            toast.dismiss(shown.id);
-            onUndo();
-          }}
-        >
-          Undo
-        </button>
-      </span>
+      <ActionMessage
+        message={message}
+        label="Undo"
+        onClick={() => {
+          toast.dismiss(shown.id);
+          onUndo();
+        }}
+      />
     ),
     { icon, duration: UNDO_TOAST_MS },
   );
+}
+
+/**
+ * An error toast with a Retry button: it stays until closed or retried (as every error, decision
+ * 053); Retry closes it and calls `onRetry` once.
+ */
+export function toastErrorWithRetry(message: string, onRetry: () => void): void {
+  toast.error((shown) => (
+    <ActionMessage
+      message={message}
+      label="Retry"
+      onClick={() => {
+        toast.dismiss(shown.id);
+        onRetry();
+      }}
+    />
+  ));
 }

@@ -157,7 +157,7 @@ export function CountScreen({ tenantId, place, placeName, backTo, stock, items, 
       {
         onSuccess: (result) => {
           const summary = differenceSummary(result.changed.map((c) => ({ name: c.item_name, change: c.quantity - c.previous })));
-          toast.success(result.changed.length === 0 ? 'Count saved: nothing differs' : `Count saved: ${summary}`, { duration: 6000 });
+          toast.success(result.changed.length === 0 ? 'Count saved: nothing differs' : `Count saved: ${summary}`, { duration: 4000 });
           leave();
         },
         onError: async (error) => {

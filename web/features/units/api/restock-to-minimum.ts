@@ -4,20 +4,18 @@
  * far as the garage holds; the toast says what moved and what the garage could not cover.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import toast from 'react-hot-toast';
 import { restockToMinimumResult, type RestockToMinimumResult } from '../../../../common/contracts/stock';
-import { actionErrorMessage } from '../../../lib/api-error';
-import { isChangeKept, sendStockWrite } from '../../../lib/stock-write';
-import { toastKept } from '../../../components/kept-change-toast';
+import { sendStockWrite } from '../../../lib/stock-write';
+import { toastStockWriteFailure } from '../../../components/kept-change-toast';
 import { invalidateStock } from '../../../lib/stock-cache';
 import { restockToMinimumMessage } from '../stock-messages';
 import { useStockChangeToast } from '../../../components/stock-change-toast';
 
 /** Fills the rows. @throws ApiError, 404; CONFLICT 'No garage assigned to this unit' */
-export function restockToMinimum({ unitId, itemId, label }: { unitId: string; itemId?: string; label: string }): Promise<RestockToMinimumResult> {
+export function restockToMinimum({ unitId, itemId, label, idempotencyKey }: { unitId: string; itemId?: string; label: string; idempotencyKey?: string }): Promise<RestockToMinimumResult> {
   return sendStockWrite(
     `/api/units/${encodeURIComponent(unitId)}/restock-to-minimum`,
-    { body: itemId ? { item_id: itemId } : {}, schema: restockToMinimumResult },
+    { body: itemId ? { item_id: itemId } : {}, schema: restockToMinimumResult, idempotencyKey },
     { kind: 'fill-to-minimum', label, href: `/unit/${unitId}` },
   );
 }
@@ -26,13 +24,15 @@ export function restockToMinimum({ unitId, itemId, label }: { unitId: string; it
 export function useRestockToMinimum() {
   const queryClient = useQueryClient();
   const toastChange = useStockChangeToast();
-  return useMutation({
+  const mutation = useMutation({
     mutationFn: restockToMinimum,
     onSuccess: async (result, { unitId }) => {
       const message = restockToMinimumMessage(result);
       toastChange(message.text, unitId, result.movement_ids, message.short);
       await invalidateStock(queryClient);
     },
-    onError: (error) => (isChangeKept(error) ? toastKept() : toast.error(actionErrorMessage(error, 'Failed to update quantity'))),
+    // Retry sends the same change again, with its key.
+    onError: (error, v) => toastStockWriteFailure(error, 'Failed to update quantity', (idempotencyKey) => mutation.mutate({ ...v, idempotencyKey })),
   });
+  return mutation;
 }

@@ -5,11 +5,9 @@
  * garage', 'No garage assigned to this unit'.
  */
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import toast from 'react-hot-toast';
 import { stockMoveResult, type StockMoveResult } from '../../../../common/contracts/stock';
-import { actionErrorMessage } from '../../../lib/api-error';
-import { isChangeKept, sendStockWrite } from '../../../lib/stock-write';
-import { toastKept } from '../../../components/kept-change-toast';
+import { sendStockWrite } from '../../../lib/stock-write';
+import { toastStockWriteFailure } from '../../../components/kept-change-toast';
 import { movedFromGarage } from '../stock-messages';
 import { recordStockChange } from '../unit-stock';
 import { useStockChangeToast } from '../../../components/stock-change-toast';
@@ -23,13 +21,15 @@ export interface TransferUnitStockVariables {
   garageName: string;
   /** The page is being left: the request must outlive it. */
   keepalive?: boolean;
+  /** Retry of a change the network failed to send: its Idempotency-Key (stock-write.ts). */
+  idempotencyKey?: string;
 }
 
 /** Moves the stock. @throws ApiError, 404; CONFLICT when the garage holds less or the unit has none */
-export function transferUnitStock({ unitId, itemId, quantity, keepalive, itemName, garageName }: TransferUnitStockVariables): Promise<StockMoveResult> {
+export function transferUnitStock({ unitId, itemId, quantity, keepalive, itemName, garageName, idempotencyKey }: TransferUnitStockVariables): Promise<StockMoveResult> {
   return sendStockWrite(
     `/api/units/${encodeURIComponent(unitId)}/inventory/${encodeURIComponent(itemId)}/transfer`,
-    { body: { quantity }, schema: stockMoveResult, keepalive },
+    { body: { quantity }, schema: stockMoveResult, keepalive, idempotencyKey },
     { kind: 'taps', label: movedFromGarage(quantity, itemName, garageName), href: `/unit/${unitId}` },
   );
 }
@@ -38,12 +38,14 @@ export function transferUnitStock({ unitId, itemId, quantity, keepalive, itemNam
 export function useTransferUnitStock() {
   const queryClient = useQueryClient();
   const toastChange = useStockChangeToast();
-  return useMutation({
+  const mutation = useMutation({
     mutationFn: transferUnitStock,
     onSuccess: async (result, v) => {
       toastChange(movedFromGarage(v.quantity, v.itemName, v.garageName), v.unitId, result.movement_ids);
       await recordStockChange(queryClient, v.unitId, v.itemId, result);
     },
-    onError: (error) => (isChangeKept(error) ? toastKept() : toast.error(actionErrorMessage(error, 'Failed to update quantity'))),
+    // Retry sends the same change again, with its key and no longer as the page is left.
+    onError: (error, v) => toastStockWriteFailure(error, 'Failed to update quantity', (idempotencyKey) => mutation.mutate({ ...v, idempotencyKey, keepalive: false })),
   });
+  return mutation;
 }
