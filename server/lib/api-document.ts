@@ -11,7 +11,9 @@
  * - a nullable request body is documented as optional (a request may leave it out);
  * - better-auth's catch-all routes are documented as `/api/auth/{path}`;
  * - the events a company's webhook endpoints receive are its `webhooks` (server/lib/api-webhooks.ts),
- *   which is why the document is OpenAPI 3.1 and its schemas JSON Schema 2020-12.
+ *   which is why the document is OpenAPI 3.1 and its schemas JSON Schema 2020-12;
+ * - every JSON request body and 2xx JSON answer has an `example` (server/lib/api-examples.ts, by
+ *   operationId), except the answers that module lists as without one, whose description says why.
  * `npm run lint:api` lints the result with Redocly's recommended rules.
  */
 import type { FastifyDynamicSwaggerOptions } from '@fastify/swagger';
@@ -19,6 +21,7 @@ import { jsonSchemaTransform } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { errorStatus, type ErrorCode } from '../../common/errors';
 import { keysAllowed } from '../access';
+import { answerExamples, requestExamples, withoutExample } from './api-examples';
 import { webhookDocuments } from './api-webhooks';
 
 declare module 'fastify' {
@@ -88,6 +91,7 @@ const statusMeaning: Record<number, string> = {
 };
 
 type Operation = {
+  operationId?: string;
   requestBody?: unknown;
   parameters?: { in: string }[];
   security?: unknown[];
@@ -208,7 +212,29 @@ function acceptsNull(schema: JsonSchema): boolean {
   return types.includes('null') || [...(schema.anyOf ?? []), ...(schema.oneOf ?? [])].some(acceptsNull);
 }
 
-/** Adds every operation's error responses and drops the bookkeeping extensions. */
+/** What {@link addExamples} reads and writes of a request body or a response. */
+interface WithContent {
+  description?: string;
+  content?: Record<string, { example?: unknown }>;
+}
+
+/**
+ * Sets the operation's examples (server/lib/api-examples.ts) on its JSON request body and its 2xx
+ * JSON answers; an answer without one gets the reason as its description.
+ */
+function addExamples(op: Operation): void {
+  const id = op.operationId ?? '';
+  const body = (op.requestBody as WithContent | undefined)?.content?.['application/json'];
+  if (body && requestExamples[id] !== undefined) body.example = requestExamples[id];
+  for (const [status, response] of Object.entries(op.responses as Record<string, WithContent>)) {
+    const media = response.content?.['application/json'];
+    if (!status.startsWith('2') || !media) continue;
+    if (answerExamples[id] !== undefined) media.example = answerExamples[id];
+    else if (withoutExample[id]) response.description = withoutExample[id];
+  }
+}
+
+/** Adds every operation's error responses and examples, and drops the bookkeeping extensions. */
 const transformObject: FastifyDynamicSwaggerOptions['transformObject'] = (document) => {
   if (!('openapiObject' in document)) return document.swaggerObject;
   const { openapiObject } = document;
@@ -221,6 +247,7 @@ const transformObject: FastifyDynamicSwaggerOptions['transformObject'] = (docume
       const body = op.requestBody as { required?: boolean; content?: Record<string, { schema?: JsonSchema }> } | undefined;
       const media = Object.values(body?.content ?? {});
       if (body && media.length > 0 && media.every((m) => m.schema !== undefined && acceptsNull(m.schema))) body.required = false;
+      addExamples(op);
       Object.assign(op.responses, errorResponses(operationErrorCodes(method, op)));
       delete op['x-errors'];
       delete op['x-rate-limited'];

@@ -17,10 +17,12 @@ import {
   type StockLevelEventData,
   type WebhookEventType,
 } from '../../common/contracts/webhook-events';
+import { demoOwner, demoProperty, demoStorage, demoTowel } from './api-examples';
 
-const property = { id: '0b9f8a52-3c1e-4f7a-9d2b-6e5c4a3b2f10', name: 'Seaside Loft' };
-const storage = { id: '6d1c2b3a-4e5f-4a7b-8c9d-0e1f2a3b4c5d', name: 'Main Storage' };
-const towel = { id: '3e2d1c0b-9a8f-4e7d-8c6b-5a4f3e2d1c0b', name: 'Bath Towel' };
+// The demo company's records, as the operations' examples name them (server/lib/api-examples.ts).
+const property = { id: demoProperty.id, name: demoProperty.name };
+const storage = { id: demoStorage.id, name: demoStorage.name };
+const towel = { id: demoTowel.id, name: demoTowel.name };
 const stay = {
   id: '48213377',
   source: 'hostaway' as const,
@@ -33,7 +35,7 @@ const stay = {
 const low: StockLevelEventData = { location: { type: 'unit', ...property }, item: towel, quantity: 3, minimum_threshold: 4, status: 'low' };
 const counted: StockCountedEventData = {
   location: { type: 'garage', ...storage },
-  counted_by: 'Maria Lopez',
+  counted_by: demoOwner.name,
   items_changed: 1,
   items: [{ ...towel, before: 40, after: 36 }],
 };
