@@ -160,6 +160,8 @@ async function journey(browser: Browser, url: string, smtp: SmtpSink, feeds: str
     await expect(page).toHaveTitle('Forecast · Inventory Manager');
     const card = page.getByRole('region', { name: 'Beach House' });
     await expect(card).toContainText(`Check-in ${shown(first.arrival)}`);
+    // What to bring is one line; a tap on it opens each item's why.
+    await card.getByTestId('forecast-bring').click();
     await expect(card.getByRole('listitem').filter({ hasText: 'Bath Towel' })).toContainText(`Below minimum at the check-in on ${shown(first.arrival)}`);
     await expect(card).toContainText('Bring 4');
     await expectSameDocument(page);

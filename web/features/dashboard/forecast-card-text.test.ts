@@ -1,6 +1,6 @@
 /** The dashboard card "Runs out before a check-in": its lines and count. */
 import { describe, expect, it } from 'vitest';
-import { summaryCount, summaryDay, summaryItems } from './forecast-card-text';
+import { seeAllText, summaryCount, summaryDay, summaryItems } from './forecast-card-text';
 
 describe('summaryItems and summaryDay', () => {
   const entry = { unit_id: 'u', unit_name: 'Beach House', arrival_date: '2026-11-27', kind: 'runs_out' as const, item_names: ['Bath Towel'], items_short: 1 };
@@ -19,5 +19,13 @@ describe('summaryCount', () => {
   it('counts properties with the days', () => {
     expect(summaryCount({ properties_short: 1, horizon_days: 7 })).toBe('1 property in the next 7 days');
     expect(summaryCount({ properties_short: 3, horizon_days: 7 })).toBe('3 properties in the next 7 days');
+  });
+});
+
+describe('seeAllText', () => {
+  it('says how many properties the full list has when there is more than one', () => {
+    expect(seeAllText(13)).toBe('See all 13 properties');
+    expect(seeAllText(1)).toBe('Open the forecast');
+    expect(seeAllText(0)).toBe('Open the forecast');
   });
 });

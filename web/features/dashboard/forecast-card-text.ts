@@ -23,3 +23,8 @@ export function summaryCount(summary: Pick<ForecastSummary, 'properties_short' |
   const n = summary.properties_short;
   return `${n} ${n === 1 ? 'property' : 'properties'} in the next ${summary.horizon_days} days`;
 }
+
+/** The card's link to /forecast: 'See all 13 properties' when more than one is short, else 'Open the forecast'. */
+export function seeAllText(propertiesShort: number): string {
+  return propertiesShort > 1 ? `See all ${propertiesShort} properties` : 'Open the forecast';
+}

@@ -1,11 +1,13 @@
 /**
  * /forecast (docs/product.md "Screens: Forecast"): the properties that would start a check-in
- * short over the next 3, 7 or 14 days (`?horizon=`, 7 by default), most urgent first, each with
+ * short over the next 3, 7 or 14 days (`?horizon=`, 7 by default), in two sections — those where
+ * an item runs out before a check-in, then those only below minimum — most urgent first, each with
  * what to bring, and the pick lists of their garages. Without stays it says where stays come from.
  */
+import { useId } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { CalendarX, CircleCheck, ClipboardList } from 'lucide-react';
-import { DEFAULT_FORECAST_HORIZON, FORECAST_HORIZONS, type ForecastAnswer } from '../../../common/contracts/forecast';
+import { DEFAULT_FORECAST_HORIZON, FORECAST_HORIZONS, type ForecastAnswer, type ShortUnitForecast } from '../../../common/contracts/forecast';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { buttonClasses } from '../../components/ui/Button';
 import { LoadError } from '../../components/ui/LoadError';
@@ -15,7 +17,7 @@ import { useForecast } from './api/get-forecast';
 import { HorizonChoice } from './components/HorizonChoice';
 import { PropertyForecastCard } from './components/PropertyForecastCard';
 import { ServiceLevelChoice } from './components/ServiceLevelChoice';
-import { forecastEmptyState, garagesOf, moreShortText } from './forecast-text';
+import { forecastEmptyState, forecastSections, garagesOf, moreShortText } from './forecast-text';
 
 /** The horizon asked by `?horizon=`, the default when it is missing or not one of 3, 7, 14. */
 function useHorizon(): [number, (days: number) => void] {
@@ -52,11 +54,36 @@ function EmptyState({ kind, horizonDays }: { kind: 'no-stays' | 'none-short'; ho
   );
 }
 
+/**
+ * One of the two lists of the screen, its count in the heading (the properties listed); left out
+ * when it has none. `kind` names it for the tests (`forecast-section-{kind}`).
+ */
+function PropertySection({ kind, title, properties, horizonDays }: { kind: string; title: string; properties: ShortUnitForecast[]; horizonDays: number }) {
+  const headingId = useId();
+  if (properties.length === 0) return null;
+  return (
+    <section aria-labelledby={headingId} className="flex flex-col gap-2" data-testid={`forecast-section-${kind}`}>
+      <h2 id={headingId} className={`flex items-center gap-2 text-lg font-semibold ${kind === 'runs-out' ? 'text-red-700' : 'text-amber-800'}`}>
+        {title}
+        <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-base text-slate-800 tabular-nums" data-testid="forecast-section-count">
+          {properties.length}
+        </span>
+      </h2>
+      <div className="grid gap-2 lg:grid-cols-2">
+        {properties.map((property) => (
+          <PropertyForecastCard key={property.unit_id} property={property} horizonDays={horizonDays} />
+        ))}
+      </div>
+    </section>
+  );
+}
+
 function ForecastList({ answer }: { answer: ForecastAnswer }) {
   const empty = forecastEmptyState(answer);
   if (empty) return <EmptyState kind={empty} horizonDays={answer.horizon_days} />;
   const garages = garagesOf(answer.properties);
   const more = moreShortText(answer);
+  const sections = forecastSections(answer.properties);
   return (
     <div className="flex flex-col gap-4">
       {garages.length > 0 && (
@@ -69,11 +96,8 @@ function ForecastList({ answer }: { answer: ForecastAnswer }) {
           ))}
         </nav>
       )}
-      <div className="grid gap-4 lg:grid-cols-2">
-        {answer.properties.map((property) => (
-          <PropertyForecastCard key={property.unit_id} property={property} horizonDays={answer.horizon_days} />
-        ))}
-      </div>
+      <PropertySection kind="runs-out" title="Runs out before a check-in" properties={sections.runsOut} horizonDays={answer.horizon_days} />
+      <PropertySection kind="below-minimum" title="Below minimum at a check-in" properties={sections.belowMinimum} horizonDays={answer.horizon_days} />
       {more && <p className="text-base text-slate-600">{more}</p>}
     </div>
   );

@@ -1,7 +1,7 @@
 /** The Forecast screen's wording: shortfalls, empty states, the cut list, the garages' pick lists, the service level. */
 import { describe, expect, it } from 'vitest';
 import type { ShortUnitForecast } from '../../../common/contracts/forecast';
-import { forecastEmptyState, garagesOf, itemUseText, moreShortText, serviceLevelMeaning, serviceText, shortfallText } from './forecast-text';
+import { bringLine, forecastEmptyState, forecastSections, garagesOf, itemUseText, moreShortText, serviceLevelMeaning, serviceText, shortfallText } from './forecast-text';
 
 const property = (unit_id: string, garage_id: string | null, garage_name: string | null): ShortUnitForecast => ({
   unit_id,
@@ -72,5 +72,29 @@ describe('serviceText', () => {
   });
   it('says what the level means', () => {
     expect(serviceLevelMeaning(98)).toBe('Pick lists bring enough for a 98 % chance that an arriving stay finds every item it needs.');
+  });
+});
+
+describe('forecastSections and bringLine', () => {
+  const item = (name: string, kind: 'runs_out' | 'below_minimum', bring: number) => ({
+    item_id: name,
+    item_name: name,
+    category: 'c',
+    quantity: 0,
+    minimum_threshold: 2,
+    expected_use: 1,
+    shortfall: { stay_id: 's', arrival_date: '2026-11-27', kind, projected: 0 },
+    bring,
+  });
+
+  it('puts a property with any item that runs out first, the others below minimum, each in the answer order', () => {
+    const a = { ...property('a', null, null), items: [item('Soap', 'below_minimum', 1)] };
+    const b = { ...property('b', null, null), items: [item('Soap', 'below_minimum', 1), item('Towel', 'runs_out', 3)] };
+    const c = { ...property('c', null, null), items: [item('Towel', 'runs_out', 3)] };
+    expect(forecastSections([a, b, c])).toEqual({ runsOut: [b, c], belowMinimum: [a] });
+  });
+
+  it('says what to bring on one line', () => {
+    expect(bringLine({ items: [item('Coffee Pods', 'runs_out', 83), item('Bath Towel', 'below_minimum', 6)] })).toBe('Coffee Pods: bring 83 · Bath Towel: bring 6');
   });
 });

@@ -71,3 +71,18 @@ export function serviceText(service: PickListUnit['service']): string | null {
 export function serviceLevelMeaning(level: number): string {
   return `Pick lists bring enough for a ${level} % chance that an arriving stay finds every item it needs.`;
 }
+
+/**
+ * The Forecast screen's two sections (docs/product.md "Screens: Forecast"): `runsOut`, the
+ * properties where some item runs out before a check-in (shortfall `runs_out`), and `belowMinimum`,
+ * those whose items are only below their minimum at a check-in; each in the answer's order.
+ */
+export function forecastSections(properties: readonly ShortUnitForecast[]): { runsOut: ShortUnitForecast[]; belowMinimum: ShortUnitForecast[] } {
+  const runsOut = properties.filter((p) => p.items.some((item) => item.shortfall?.kind === 'runs_out'));
+  return { runsOut, belowMinimum: properties.filter((p) => !runsOut.includes(p)) };
+}
+
+/** What to bring to a property, on one line: 'Coffee Pods: bring 83 · Bath Towel: bring 6' (its items in the answer's order). */
+export function bringLine(property: Pick<ShortUnitForecast, 'items'>): string {
+  return property.items.map((item) => (item.bring > 0 ? `${item.item_name}: bring ${item.bring}` : item.item_name)).join(' · ');
+}

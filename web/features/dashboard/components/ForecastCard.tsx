@@ -1,7 +1,8 @@
 /**
  * The dashboard card "Runs out before a check-in" (docs/product.md "Screens: Forecast"): how many
  * properties would start a check-in short in the next days and the first few, each a link to the
- * property with its day and the items short, with a link to the Forecast screen. Loaded after the
+ * property with its day and the items short, with a link to the full list on the Forecast screen
+ * ('See all 13 properties'). Loaded after the
  * dashboard's first paint (decision 016): DashboardRoute imports it lazily, inside its frame.
  */
 import { Link } from 'react-router';
@@ -49,5 +50,5 @@ export function ForecastCard() {
       </button>
     );
   }
-  return <ForecastCardFrame>{content}</ForecastCardFrame>;
+  return <ForecastCardFrame propertiesShort={summary.data?.properties_short}>{content}</ForecastCardFrame>;
 }

@@ -1,17 +1,19 @@
 /**
  * One garage (docs/product.md "Screens: Garages"): name and address with inline edit and delete, and its stock
- * with Count, which opens count mode (/garages/:id/count), and Pick list, what to take out tomorrow
+ * — a summary (items, low, out) that opens every row on a tap — with Count, which opens count mode (/garages/:id/count), and Pick list, what to take out tomorrow
  * (/garages/:id/pick-list, docs/product.md "Screens: Pick list").
  */
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { ClipboardCheck, ClipboardList, MapPin, Pencil, Trash2 } from 'lucide-react';
+import { ChevronDown, ClipboardCheck, ClipboardList, MapPin, Pencil, Trash2 } from 'lucide-react';
 import type { Garage } from '../../../../common/contracts/stock';
 import { buttonClasses } from '../../../components/ui/Button';
 import { Card } from '../../../components/ui/Card';
 import { IconButton } from '../../../components/ui/IconButton';
 import { GarageDetailsForm } from './GarageDetailsForm';
+import { useItems } from '../../../lib/queries/get-items';
 import { usePermission } from '../../../lib/use-permission';
+import { garageSummary, itemsText } from '../garage-summary';
 
 type Mode = 'view' | 'details';
 
@@ -21,7 +23,6 @@ interface GarageCardProps {
 }
 
 function StockList({ garage }: { garage: Garage }) {
-  if (garage.inventory.length === 0) return <p className="py-2 text-base text-slate-500">No inventory available</p>;
   return (
     <ul className="divide-y divide-slate-100">
       {garage.inventory.map((row) => (
@@ -31,6 +32,31 @@ function StockList({ garage }: { garage: Garage }) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/**
+ * The garage's stock behind a tap: the summary line ('31 items · 4 low · 2 out') opens every row.
+ * The list of every item of every garage made the Garages screen 3,527 px long on a phone.
+ */
+function Stock({ garage }: { garage: Garage }) {
+  const items = useItems();
+  if (garage.inventory.length === 0) return <p className="py-2 text-base text-slate-500">No inventory available</p>;
+  const summary = garageSummary(garage, items.data);
+  return (
+    <details className="group">
+      <summary className="flex min-h-11 cursor-pointer list-none items-center gap-2 text-base [&::-webkit-details-marker]:hidden" data-testid="garage-summary">
+        <span className="min-w-0 flex-1">
+          <span className="font-semibold text-slate-800">{itemsText(garage.inventory.length)}</span>
+          {summary && summary.low > 0 && <span className="font-medium text-amber-800">{` · ${summary.low} low`}</span>}
+          {summary && summary.out > 0 && <span className="font-medium text-red-700">{` · ${summary.out} out`}</span>}
+        </span>
+        <span className="shrink-0 text-blue-700 group-open:hidden">Show stock</span>
+        <span className="hidden shrink-0 text-blue-700 group-open:inline">Hide stock</span>
+        <ChevronDown className="size-5 shrink-0 text-blue-700 transition-transform group-open:rotate-180" aria-hidden="true" />
+      </summary>
+      <StockList garage={garage} />
+    </details>
   );
 }
 
@@ -84,7 +110,7 @@ export function GarageCard({ garage, onDelete }: GarageCardProps) {
             </Link>
           </div>
         </div>
-        <StockList garage={garage} />
+        <Stock garage={garage} />
       </div>
     </Card>
   );
