@@ -170,6 +170,8 @@ export const forecastAnswer = z.object({
   today: z.string(),
   /** Properties with a shortfall in the horizon, over all (the list may be cut). */
   properties_short: z.number().int(),
+  /** Of those, the properties with an item that runs out (kind `runs_out`) before a check-in; the rest are only below minimum. */
+  properties_running_out: z.number().int(),
   properties: z.array(shortUnitForecast),
   /** Properties with at least one stay in the horizon. */
   properties_with_stays: z.number().int(),

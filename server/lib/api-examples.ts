@@ -377,6 +377,7 @@ export const answerExamples: Record<string, unknown> = {
     horizon_days: 7,
     today: TODAY,
     properties_short: 1,
+    properties_running_out: 1,
     properties: [
       {
         unit_id: demoProperty.id,

@@ -107,7 +107,9 @@ describe.each(backends)('restock forecast (%s)', (backend) => {
   it('lists the properties that would start a check-in short, most urgent first, with the first shortfall and what to bring', async () => {
     // The answer is JSON text assembled from stored parts (lib/json-text.ts): it must be what its schema says.
     const f = forecastAnswer.parse(ok(await api(t, c.cookie, 'GET', '/api/forecast?horizon=7')));
-    expect(f).toMatchObject({ today: '2026-06-15', horizon_days: 7, properties_short: 2, properties_with_stays: 2 });
+    expect(f).toMatchObject({ today: '2026-06-15', horizon_days: 7, properties_short: 2, properties_running_out: 2, properties_with_stays: 2 });
+    // Counted over every property short, listed or not; here all are listed.
+    expect(f.properties_running_out).toBe(f.properties.filter((p) => p.items.some((i) => i.shortfall?.kind === 'runs_out')).length);
     // Beach House: 4 towels (minimum 3). s1 under way uses 2, s2 2, s3 (4 guests × 7 nights)
     // F·2 + (1 − F)·0.5·28. Before s2: 4 − 2 = 2, enough for s2 but below the minimum. To bring:
     // max(3, use of s3) + 4 − 4 = 3. Coffee: 0 pods, 3 a stay: s2 runs out (0 − 3); 10 + 6 − 0 = 16.

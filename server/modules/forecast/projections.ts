@@ -405,3 +405,21 @@ export async function storedJson(
     rows.map((r) => [r.unit_id, { stays: Number(r.stays), first_shortfall_date: r.first_shortfall_date, json: r.json, brings: r.brings, service_json: r.service_json }]),
   );
 }
+
+/**
+ * How many of the projections `of` (property and end day) hold an item that runs out before a
+ * check-in (shortfall kind `runs_out` in `short_json`), inside the caller's tenant transaction:
+ * the Forecast screen's first section over every property short, not only those listed.
+ */
+export async function countRunningOut(tx: Tx, tenantId: string, of: readonly Pick<UnitProjection, 'unit_id' | 'end_day'>[]): Promise<number> {
+  if (of.length === 0) return 0;
+  const [row] = await queryRows<{ n: number }>(
+    tx,
+    sql`select count(*)::int as n from unit_projections p
+        join (select * from unnest(${pgArray(of.map((o) => o.unit_id))}::uuid[], ${pgArray(of.map((o) => o.end_day))}::date[]) as x(unit_id, end_day))
+          x on p.unit_id = x.unit_id and p.end_day = x.end_day
+        where p.tenant_id = ${tenantId}
+          and exists (select 1 from jsonb_array_elements(p.short_json::jsonb) e where e->'shortfall'->>'kind' = 'runs_out')`,
+  );
+  return Number(row?.n ?? 0);
+}

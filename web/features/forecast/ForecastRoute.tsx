@@ -58,7 +58,20 @@ function EmptyState({ kind, horizonDays }: { kind: 'no-stays' | 'none-short'; ho
  * One of the two lists of the screen, its count in the heading (the properties listed); left out
  * when it has none. `kind` names it for the tests (`forecast-section-{kind}`).
  */
-function PropertySection({ kind, title, properties, horizonDays }: { kind: string; title: string; properties: ShortUnitForecast[]; horizonDays: number }) {
+function PropertySection({
+  kind,
+  title,
+  count,
+  properties,
+  horizonDays,
+}: {
+  kind: string;
+  title: string;
+  /** Over every property short, listed or not. */
+  count: number;
+  properties: ShortUnitForecast[];
+  horizonDays: number;
+}) {
   const headingId = useId();
   if (properties.length === 0) return null;
   return (
@@ -66,7 +79,7 @@ function PropertySection({ kind, title, properties, horizonDays }: { kind: strin
       <h2 id={headingId} className={`flex items-center gap-2 text-lg font-semibold ${kind === 'runs-out' ? 'text-red-700' : 'text-amber-800'}`}>
         {title}
         <span className="rounded-full bg-slate-100 px-2.5 py-0.5 text-base text-slate-800 tabular-nums" data-testid="forecast-section-count">
-          {properties.length}
+          {count}
         </span>
       </h2>
       <div className="grid gap-2 lg:grid-cols-2">
@@ -96,8 +109,20 @@ function ForecastList({ answer }: { answer: ForecastAnswer }) {
           ))}
         </nav>
       )}
-      <PropertySection kind="runs-out" title="Runs out before a check-in" properties={sections.runsOut} horizonDays={answer.horizon_days} />
-      <PropertySection kind="below-minimum" title="Below minimum at a check-in" properties={sections.belowMinimum} horizonDays={answer.horizon_days} />
+      <PropertySection
+        kind="runs-out"
+        title="Runs out before a check-in"
+        count={answer.properties_running_out}
+        properties={sections.runsOut}
+        horizonDays={answer.horizon_days}
+      />
+      <PropertySection
+        kind="below-minimum"
+        title="Below minimum at a check-in"
+        count={answer.properties_short - answer.properties_running_out}
+        properties={sections.belowMinimum}
+        horizonDays={answer.horizon_days}
+      />
       {more && <p className="text-base text-slate-600">{more}</p>}
     </div>
   );
