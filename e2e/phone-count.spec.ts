@@ -9,8 +9,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { onboardedOperator, signInThroughPage } from './fixtures/account';
-import { seedDemo } from './fixtures/demo';
+import { onDemoData } from './fixtures/demo-session';
+import { onboardedOperator } from './fixtures/account';
 import { measureScroll } from './fixtures/scroll';
 import { freePort, startServer } from './fixtures/server';
 import { startSmtpSink } from './fixtures/smtp-sink';
@@ -109,116 +109,106 @@ test('counting a unit: decimals refused, an item added, filters, and stock that 
 });
 
 test('counting a 31-item garage of the demo data on a phone', async ({ page }) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-count-demo-'));
-  try {
-    const { email, password } = await seedDemo(dataDir);
-    const server = await startServer(await freePort(), { DATA_DIR: dataDir });
-    try {
-      await signInThroughPage(page, server.url, email, password);
-      await expect(page).toHaveURL(`${server.url}/`);
-      const leaving = acceptLeaving(page);
-      await page.goto(`${server.url}/garages`);
-      const garage = 'Seaside Supply Garage';
-      const stockBefore = async () => {
-        const garages = (await (await page.request.get(`${server.url}/api/garages`)).json()) as { name: string; inventory: { item_name: string; quantity: number }[] }[];
-        return new Map(garages.find((g) => g.name === garage)!.inventory.map((r) => [r.item_name, r.quantity]));
-      };
-      const before = await stockBefore();
-      expect(before.size).toBe(31);
-      // Four items differ from what the garage expects: two towels missing, one more sheet set, one
-      // more toilet paper, and a case of 12 coffee pods not booked in (typed: quicker than 12 taps).
-      const found = {
-        'Bath Towel': before.get('Bath Towel')! - 2,
-        'Queen Sheet Set': before.get('Queen Sheet Set')! + 1,
-        'Toilet Paper': before.get('Toilet Paper')! + 1,
-        'Coffee Pods': before.get('Coffee Pods')! + 12,
-      };
-      const differences = ['−2 Bath Towel', '+12 Coffee Pods', '+1 Queen Sheet Set', '+1 Toilet Paper'];
+  await onDemoData(page, 'count-demo', async (server) => {
+  await expect(page).toHaveURL(`${server.url}/`);
+  const leaving = acceptLeaving(page);
+  await page.goto(`${server.url}/garages`);
+  const garage = 'Seaside Supply Garage';
+  const stockBefore = async () => {
+    const garages = (await (await page.request.get(`${server.url}/api/garages`)).json()) as { name: string; inventory: { item_name: string; quantity: number }[] }[];
+    return new Map(garages.find((g) => g.name === garage)!.inventory.map((r) => [r.item_name, r.quantity]));
+  };
+  const before = await stockBefore();
+  expect(before.size).toBe(31);
+  // Four items differ from what the garage expects: two towels missing, one more sheet set, one
+  // more toilet paper, and a case of 12 coffee pods not booked in (typed: quicker than 12 taps).
+  const found = {
+    'Bath Towel': before.get('Bath Towel')! - 2,
+    'Queen Sheet Set': before.get('Queen Sheet Set')! + 1,
+    'Toilet Paper': before.get('Toilet Paper')! + 1,
+    'Coffee Pods': before.get('Coffee Pods')! + 12,
+  };
+  const differences = ['−2 Bath Towel', '+12 Coffee Pods', '+1 Queen Sheet Set', '+1 Toilet Paper'];
 
-      let taps = 0;
-      const tap = async (locator: Locator) => {
-        await locator.click();
-        taps++;
-      };
-      const started = Date.now();
-      await tap(page.getByRole('link', { name: `Count ${garage}` }));
-      await expect(page.getByRole('heading', { name: `Count ${garage}` })).toBeVisible();
-      const rows = page.getByTestId('count-row');
-      await expect(page.getByRole('list', { name: `Items at ${garage}` }).getByTestId('count-row')).toHaveCount(31);
-      const scrolledCounting = await measureScroll(page);
-      // Names in full, never cut off: every row's name fits its box.
-      const cut = await rows.evaluateAll((items) => items.filter((li) => (li.querySelector('p')?.scrollWidth ?? 0) > (li.querySelector('p')?.clientWidth ?? 0)).length);
-      expect(cut).toBe(0);
-      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
-      const row = (name: string) => rows.filter({ has: page.getByText(name, { exact: true }) });
-      // Down the list once, as a thumb would: the rows are in name order.
-      await tap(row('Bath Towel').getByRole('button', { name: 'Decrease Bath Towel' }));
-      await tap(row('Bath Towel').getByRole('button', { name: 'Decrease Bath Towel' }));
-      const pods = row('Coffee Pods').getByLabel('Counted Coffee Pods');
-      await tap(pods);
-      const typed = String(found['Coffee Pods']);
-      await pods.fill(typed);
-      await tap(row('Queen Sheet Set').getByRole('button', { name: 'Increase Queen Sheet Set' }));
-      await tap(row('Toilet Paper').getByRole('button', { name: 'Increase Toilet Paper' }));
-      await expect(page.getByTestId('count-status')).toHaveText('4 items differ');
-      const countingSeconds = (Date.now() - started) / 1000;
-      const countingScroll = await scrolledCounting();
+  let taps = 0;
+  const tap = async (locator: Locator) => {
+    await locator.click();
+    taps++;
+  };
+  const started = Date.now();
+  await tap(page.getByRole('link', { name: `Count ${garage}` }));
+  await expect(page.getByRole('heading', { name: `Count ${garage}` })).toBeVisible();
+  const rows = page.getByTestId('count-row');
+  await expect(page.getByRole('list', { name: `Items at ${garage}` }).getByTestId('count-row')).toHaveCount(31);
+  const scrolledCounting = await measureScroll(page);
+  // Names in full, never cut off: every row's name fits its box.
+  const cut = await rows.evaluateAll((items) => items.filter((li) => (li.querySelector('p')?.scrollWidth ?? 0) > (li.querySelector('p')?.clientWidth ?? 0)).length);
+  expect(cut).toBe(0);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+  const row = (name: string) => rows.filter({ has: page.getByText(name, { exact: true }) });
+  // Down the list once, as a thumb would: the rows are in name order.
+  await tap(row('Bath Towel').getByRole('button', { name: 'Decrease Bath Towel' }));
+  await tap(row('Bath Towel').getByRole('button', { name: 'Decrease Bath Towel' }));
+  const pods = row('Coffee Pods').getByLabel('Counted Coffee Pods');
+  await tap(pods);
+  const typed = String(found['Coffee Pods']);
+  await pods.fill(typed);
+  await tap(row('Queen Sheet Set').getByRole('button', { name: 'Increase Queen Sheet Set' }));
+  await tap(row('Toilet Paper').getByRole('button', { name: 'Increase Toilet Paper' }));
+  await expect(page.getByTestId('count-status')).toHaveText('4 items differ');
+  const countingSeconds = (Date.now() - started) / 1000;
+  const countingScroll = await scrolledCounting();
 
-      // Leaving with a draft asks first; staying keeps the count.
-      await page.getByRole('link', { name: 'Back to Garages' }).click();
-      const ask = page.getByRole('dialog', { name: 'Leave the count?' });
-      await expect(ask).toContainText('4 items differ: ');
-      for (const difference of differences) await expect(ask).toContainText(difference);
-      await expect(ask).toContainText('not saved yet');
-      await ask.getByRole('button', { name: 'Keep counting' }).click();
-      await expect(page).toHaveURL(/\/count$/);
-      // So does Back.
-      await page.goBack();
-      await expect(ask).toContainText('not saved yet');
-      await ask.getByRole('button', { name: 'Keep counting' }).click();
-      await expect(page).toHaveURL(/\/count$/);
-      await expect(page.getByTestId('count-status')).toHaveText('4 items differ');
+  // Leaving with a draft asks first; staying keeps the count.
+  await page.getByRole('link', { name: 'Back to Garages' }).click();
+  const ask = page.getByRole('dialog', { name: 'Leave the count?' });
+  await expect(ask).toContainText('4 items differ: ');
+  for (const difference of differences) await expect(ask).toContainText(difference);
+  await expect(ask).toContainText('not saved yet');
+  await ask.getByRole('button', { name: 'Keep counting' }).click();
+  await expect(page).toHaveURL(/\/count$/);
+  // So does Back.
+  await page.goBack();
+  await expect(ask).toContainText('not saved yet');
+  await ask.getByRole('button', { name: 'Keep counting' }).click();
+  await expect(page).toHaveURL(/\/count$/);
+  await expect(page.getByTestId('count-status')).toHaveText('4 items differ');
 
-      // A reload asks the browser's question, then restores the draft.
-      await page.reload();
-      expect(leaving.asked()).toBe(1);
-      await expect(page.getByRole('status').filter({ hasText: /^Draft from .+ restored/ })).toBeVisible();
-      await expect(page.getByTestId('count-status')).toHaveText('4 items differ');
-      await expect(row('Bath Towel').getByLabel('Counted Bath Towel')).toHaveValue(String(found['Bath Towel']));
-      await expect(pods).toHaveValue(typed);
+  // A reload asks the browser's question, then restores the draft.
+  await page.reload();
+  expect(leaving.asked()).toBe(1);
+  await expect(page.getByRole('status').filter({ hasText: /^Draft from .+ restored/ })).toBeVisible();
+  await expect(page.getByTestId('count-status')).toHaveText('4 items differ');
+  await expect(row('Bath Towel').getByLabel('Counted Bath Towel')).toHaveValue(String(found['Bath Towel']));
+  await expect(pods).toHaveValue(typed);
 
-      const saveStarted = Date.now();
-      const scrolledSaving = await measureScroll(page);
-      await tap(page.getByRole('button', { name: 'Save count' }));
-      const review = page.getByRole('dialog', { name: 'Save count' });
-      await expect(review).toContainText('4 items differ: ');
-      for (const difference of differences) await expect(review).toContainText(difference);
-      const savingScroll = await scrolledSaving();
-      await tap(review.getByRole('button', { name: 'Save count' }));
-      const saved = page.getByText(/^Count saved: 4 items differ: /);
-      await expect(saved).toBeVisible();
-      for (const difference of differences) await expect(saved).toContainText(difference);
-      await expect(page).toHaveURL(`${server.url}/garages`);
-      const seconds = countingSeconds + (Date.now() - saveStarted) / 1000;
-      const scroll = countingScroll + savingScroll;
+  const saveStarted = Date.now();
+  const scrolledSaving = await measureScroll(page);
+  await tap(page.getByRole('button', { name: 'Save count' }));
+  const review = page.getByRole('dialog', { name: 'Save count' });
+  await expect(review).toContainText('4 items differ: ');
+  for (const difference of differences) await expect(review).toContainText(difference);
+  const savingScroll = await scrolledSaving();
+  await tap(review.getByRole('button', { name: 'Save count' }));
+  const saved = page.getByText(/^Count saved: 4 items differ: /);
+  await expect(saved).toBeVisible();
+  for (const difference of differences) await expect(saved).toContainText(difference);
+  await expect(page).toHaveURL(`${server.url}/garages`);
+  const seconds = countingSeconds + (Date.now() - saveStarted) / 1000;
+  const scroll = countingScroll + savingScroll;
 
-      const after = await stockBefore();
-      for (const [name, quantity] of before) expect(after.get(name), name).toBe(found[name as keyof typeof found] ?? quantity);
-      expect(taps).toBeLessThanOrEqual(10);
-      console.log(
-        `phone count of a 31-item garage with 4 differences: ${taps} taps, ${typed.length} typed characters, ` +
-          `${Math.round(scroll)} px of scroll (${Math.round(countingScroll)} counting, ${Math.round(savingScroll)} saving), ${seconds.toFixed(1)} s ` +
-          `(load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`,
-      );
-      // The draft is gone once saved: the count screen starts afresh.
-      await page.goto(`${server.url}/garages`);
-      await page.getByRole('link', { name: `Count ${garage}` }).click();
-      await expect(page.getByTestId('count-status')).toHaveText('Nothing differs yet');
-      await expect(page.getByText(/Draft from/)).toHaveCount(0);
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  const after = await stockBefore();
+  for (const [name, quantity] of before) expect(after.get(name), name).toBe(found[name as keyof typeof found] ?? quantity);
+  expect(taps).toBeLessThanOrEqual(10);
+  console.log(
+    `phone count of a 31-item garage with 4 differences: ${taps} taps, ${typed.length} typed characters, ` +
+      `${Math.round(scroll)} px of scroll (${Math.round(countingScroll)} counting, ${Math.round(savingScroll)} saving), ${seconds.toFixed(1)} s ` +
+      `(load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`,
+  );
+  // The draft is gone once saved: the count screen starts afresh.
+  await page.goto(`${server.url}/garages`);
+  await page.getByRole('link', { name: `Count ${garage}` }).click();
+  await expect(page.getByTestId('count-status')).toHaveText('Nothing differs yet');
+  await expect(page.getByText(/Draft from/)).toHaveCount(0);
+  });
 });

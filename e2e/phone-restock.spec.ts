@@ -15,8 +15,9 @@ import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import type { DashboardResponse } from '../common/contracts/dashboard';
 import type { Garage, Unit } from '../common/contracts/stock';
-import { onboardedOperator, signInThroughPage } from './fixtures/account';
-import { seedDemo } from './fixtures/demo';
+import { measureScroll } from './fixtures/scroll';
+import { onDemoData } from './fixtures/demo-session';
+import { onboardedOperator } from './fixtures/account';
 import { freePort, startServer } from './fixtures/server';
 import { startSmtpSink } from './fixtures/smtp-sink';
 
@@ -180,159 +181,125 @@ async function alertWithTwoFillable(page: Page, url: string): Promise<FillableAl
 }
 
 test('restocking two items of a property from a dashboard alert, on the demo data', async ({ page }) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-phone-demo-'));
-  try {
-    const { email, password } = await seedDemo(dataDir);
-    const server = await startServer(await freePort(), { DATA_DIR: dataDir });
-    try {
-      await signInThroughPage(page, server.url, email, password);
-      const alerts = page.getByTestId('unit-alerts');
-      await expect(alerts.getByRole('button').first()).toBeVisible();
-      // Which alert leads to two items the garage can fill depends on the day the demo is seeded
-      // (the back-ordered items' alerts come first, and their garage holds none): the first alert,
-      // in the dashboard's order, of a property with two such items.
-      const target = await alertWithTwoFillable(page, server.url);
-      const alert = alerts.getByRole('button', { name: `${target.item} is ${target.type} in ${target.property}`, exact: false }).first();
-      let pages = 0;
-      while (!(await alert.isVisible())) {
-        await alerts.getByRole('button', { name: 'Next' }).click();
-        pages++;
-      }
-
-      let taps = 0;
-      const started = Date.now();
-      await alert.click();
-      taps++;
-      // The property opens at the alert's item, marked.
-      await expect(page).toHaveURL(/\/unit\/[^/?]+\?item=/);
-      await expect(page.getByTestId('unit-stock-row').and(page.locator('[aria-current="location"]'))).toBeInViewport();
-      const fill = /^Fill to \d+/;
-      const rows = page.getByTestId('unit-stock-row');
-      const restocked: string[] = [];
-      for (const item of target.fillable.slice(0, 2)) {
-        const row = rows.filter({ has: page.getByText(item, { exact: true }) });
-        await row.getByRole('button', { name: fill }).click();
-        taps++;
-        // The toast says what moved from the garage.
-        await expect(page.getByRole('status').filter({ hasText: item })).toBeVisible();
-        await expect(row.getByRole('button', { name: fill })).toHaveCount(0);
-        restocked.push(item);
-      }
-      const seconds = (Date.now() - started) / 1000;
-      expect(restocked).toHaveLength(2);
-      expect(taps).toBeLessThanOrEqual(6);
-      console.log(
-        `phone restock from a dashboard alert: ${taps} taps, no typing, ${seconds.toFixed(1)} s ` +
-          `(${target.property}: ${restocked.join(', ')}; alert on page ${pages + 1}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`,
-      );
-
-      // The units list on a phone: each card summarises its stock instead of listing all 31 items.
-      await page.goto(`${server.url}/units`);
-      await expect(page.getByTestId('unit-card')).toHaveCount(15);
-      const height = await page.evaluate(() => document.documentElement.scrollHeight);
-      console.log(`/units at 390 × 844 with the demo data: ${height} px tall`);
-      expect(height).toBeLessThan(8_000);
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+  await onDemoData(page, 'phone-demo', async (server) => {
+  const alerts = page.getByTestId('unit-alerts');
+  await expect(alerts.getByRole('button').first()).toBeVisible();
+  // Which alert leads to two items the garage can fill depends on the day the demo is seeded
+  // (the back-ordered items' alerts come first, and their garage holds none): the first alert,
+  // in the dashboard's order, of a property with two such items.
+  const target = await alertWithTwoFillable(page, server.url);
+  const alert = alerts.getByRole('button', { name: `${target.item} is ${target.type} in ${target.property}`, exact: false }).first();
+  let pages = 0;
+  while (!(await alert.isVisible())) {
+    await alerts.getByRole('button', { name: 'Next' }).click();
+    pages++;
   }
+
+  let taps = 0;
+  const started = Date.now();
+  await alert.click();
+  taps++;
+  // The property opens at the alert's item, marked.
+  await expect(page).toHaveURL(/\/unit\/[^/?]+\?item=/);
+  await expect(page.getByTestId('unit-stock-row').and(page.locator('[aria-current="location"]'))).toBeInViewport();
+  const fill = /^Fill to \d+/;
+  const rows = page.getByTestId('unit-stock-row');
+  const restocked: string[] = [];
+  for (const item of target.fillable.slice(0, 2)) {
+    const row = rows.filter({ has: page.getByText(item, { exact: true }) });
+    await row.getByRole('button', { name: fill }).click();
+    taps++;
+    // The toast says what moved from the garage.
+    await expect(page.getByRole('status').filter({ hasText: item })).toBeVisible();
+    await expect(row.getByRole('button', { name: fill })).toHaveCount(0);
+    restocked.push(item);
+  }
+  const seconds = (Date.now() - started) / 1000;
+  expect(restocked).toHaveLength(2);
+  expect(taps).toBeLessThanOrEqual(6);
+  console.log(
+    `phone restock from a dashboard alert: ${taps} taps, no typing, ${seconds.toFixed(1)} s ` +
+      `(${target.property}: ${restocked.join(', ')}; alert on page ${pages + 1}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')})`,
+  );
+
+  // The units list on a phone: each card summarises its stock instead of listing all 31 items.
+  await page.goto(`${server.url}/units`);
+  await expect(page.getByTestId('unit-card')).toHaveCount(15);
+  const height = await page.evaluate(() => document.documentElement.scrollHeight);
+  console.log(`/units at 390 × 844 with the demo data: ${height} px tall`);
+  expect(height).toBeLessThan(8_000);
+  });
 });
 
-/** Counts the pixels the page scrolls, up or down, from now on (what the person's thumb would do). */
-async function measureScroll(page: Page): Promise<() => Promise<number>> {
-  await page.evaluate(() => {
-    const w = window as unknown as { scrolled: number; lastY: number };
-    w.scrolled = 0;
-    w.lastY = window.scrollY;
-    window.addEventListener('scroll', () => {
-      w.scrolled += Math.abs(window.scrollY - w.lastY);
-      w.lastY = window.scrollY;
-    });
-  });
-  return () => page.evaluate(() => (window as unknown as { scrolled: number }).scrolled);
-}
-
 test('restocking two items of a property by quantity through its search, and its Needs stock view, on the demo data', async ({ page }) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-phone-search-'));
-  try {
-    const { email, password } = await seedDemo(dataDir);
-    const server = await startServer(await freePort(), { DATA_DIR: dataDir });
-    try {
-      await signInThroughPage(page, server.url, email, password);
-      await expect(page.getByTestId('unit-alerts')).toBeVisible();
-      const read = async <T>(path: string): Promise<T> => {
-        const response = await page.request.get(`${server.url}${path}`);
-        expect(response.status(), path).toBe(200);
-        return (await response.json()) as T;
-      };
-      const units = await read<Unit[]>('/api/units');
-      const garages = await read<Garage[]>('/api/garages');
-      // Towels and coffee pods, as an operator restocks them, from a garage that holds enough.
-      const wanted = [
-        { item: 'Bath Towel', quantity: 6 },
-        { item: 'Coffee Pods', quantity: 12 },
-      ];
-      const unit = units.find((u) => {
-        const garage = garages.find((g) => g.id === u.garage_id);
-        return wanted.every((w) => u.inventory.some((r) => r.item_name === w.item) && (garage?.inventory.find((r) => r.item_name === w.item)?.quantity ?? 0) >= w.quantity);
-      });
-      expect(unit, 'a property whose garage holds 6 Bath Towel and 12 Coffee Pods').toBeDefined();
-      const before = new Map(unit!.inventory.map((r) => [r.item_name, r.quantity]));
+  await onDemoData(page, 'phone-search', async (server) => {
+  await expect(page.getByTestId('unit-alerts')).toBeVisible();
+  const read = async <T>(path: string): Promise<T> => {
+    const response = await page.request.get(`${server.url}${path}`);
+    expect(response.status(), path).toBe(200);
+    return (await response.json()) as T;
+  };
+  const units = await read<Unit[]>('/api/units');
+  const garages = await read<Garage[]>('/api/garages');
+  // Towels and coffee pods, as an operator restocks them, from a garage that holds enough.
+  const wanted = [
+    { item: 'Bath Towel', quantity: 6 },
+    { item: 'Coffee Pods', quantity: 12 },
+  ];
+  const unit = units.find((u) => {
+    const garage = garages.find((g) => g.id === u.garage_id);
+    return wanted.every((w) => u.inventory.some((r) => r.item_name === w.item) && (garage?.inventory.find((r) => r.item_name === w.item)?.quantity ?? 0) >= w.quantity);
+  });
+  expect(unit, 'a property whose garage holds 6 Bath Towel and 12 Coffee Pods').toBeDefined();
+  const before = new Map(unit!.inventory.map((r) => [r.item_name, r.quantity]));
 
-      await page.goto(`${server.url}/unit/${unit!.id}`);
-      await expect(page.getByRole('heading', { level: 1, name: unit!.name })).toBeVisible();
-      const rows = page.getByTestId('unit-stock-row');
-      await expect(rows).toHaveCount(unit!.inventory.length);
-      const scrolled = await measureScroll(page);
-      const search = page.getByLabel('Find an item');
-      let taps = 0;
-      let typed = 0;
-      for (const { item, quantity } of wanted) {
-        await search.click();
-        taps++;
-        // Typed until the item is the only row left, as a person would.
-        let typedHere = 0;
-        do {
-          typedHere++;
-          await search.fill(item.slice(0, typedHere).toLowerCase());
-        } while ((await rows.count()) > 1 && typedHere < item.length);
-        typed += typedHere;
-        const row = rows.filter({ hasText: item });
-        await expect(rows).toHaveCount(1);
-        const field = row.getByLabel(`Quantity of ${item} to move from`, { exact: false });
-        await field.click();
-        taps++;
-        await field.fill(String(quantity));
-        typed += String(quantity).length;
-        await row.getByRole('button', { name: 'Restock', exact: true }).click();
-        taps++;
-        await expect(page.getByRole('status').filter({ hasText: `${quantity} ${item} moved from` })).toBeVisible();
-        await expect(row.getByRole('group', { name: `Stock of ${item}` })).toHaveText(String(before.get(item)! + quantity));
-      }
-      const pixels = await scrolled();
-      console.log(`phone restock of two items by quantity through the search: ${taps} taps, ${typed} characters typed, ${pixels} px scrolled (${unit!.name})`);
-      expect(taps).toBeLessThanOrEqual(6);
-      expect(pixels).toBeLessThanOrEqual(1_500);
-
-      // Needs stock: only the rows below their minimum or short before an arrival, each saying why.
-      await search.fill('');
-      await page.getByRole('button', { name: /^Needs stock \(\d+\)$/ }).click();
-      const needing = unit!.inventory.filter((r) => r.quantity < r.minimum_threshold && r.item_name !== 'Bath Towel' && r.item_name !== 'Coffee Pods');
-      expect(await rows.count()).toBeGreaterThanOrEqual(needing.length);
-      for (const r of needing) await expect(rows.filter({ hasText: r.item_name })).toContainText(`Below minimum by ${r.minimum_threshold - r.quantity}`);
-      const shownNames = await rows.locator('p.font-semibold').allTextContents();
-      for (const name of shownNames) {
-        const row = rows.filter({ has: page.getByText(name, { exact: true }) });
-        await expect(row).toContainText(/Below minimum by \d+|Bring \d+ before|Short before/);
-      }
-      await page.getByRole('button', { name: /^All items \(\d+\)$/ }).click();
-      await expect(rows).toHaveCount(unit!.inventory.length);
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
+  await page.goto(`${server.url}/unit/${unit!.id}`);
+  await expect(page.getByRole('heading', { level: 1, name: unit!.name })).toBeVisible();
+  const rows = page.getByTestId('unit-stock-row');
+  await expect(rows).toHaveCount(unit!.inventory.length);
+  const scrolled = await measureScroll(page);
+  const search = page.getByLabel('Find an item');
+  let taps = 0;
+  let typed = 0;
+  for (const { item, quantity } of wanted) {
+    await search.click();
+    taps++;
+    // Typed until the item is the only row left, as a person would.
+    let typedHere = 0;
+    do {
+      typedHere++;
+      await search.fill(item.slice(0, typedHere).toLowerCase());
+    } while ((await rows.count()) > 1 && typedHere < item.length);
+    typed += typedHere;
+    const row = rows.filter({ hasText: item });
+    await expect(rows).toHaveCount(1);
+    const field = row.getByLabel(`Quantity of ${item} to move from`, { exact: false });
+    await field.click();
+    taps++;
+    await field.fill(String(quantity));
+    typed += String(quantity).length;
+    await row.getByRole('button', { name: 'Restock', exact: true }).click();
+    taps++;
+    await expect(page.getByRole('status').filter({ hasText: `${quantity} ${item} moved from` })).toBeVisible();
+    await expect(row.getByRole('group', { name: `Stock of ${item}` })).toHaveText(String(before.get(item)! + quantity));
   }
+  const pixels = await scrolled();
+  console.log(`phone restock of two items by quantity through the search: ${taps} taps, ${typed} characters typed, ${pixels} px scrolled (${unit!.name})`);
+  expect(taps).toBeLessThanOrEqual(6);
+  expect(pixels).toBeLessThanOrEqual(1_500);
+
+  // Needs stock: only the rows below their minimum or short before an arrival, each saying why.
+  await search.fill('');
+  await page.getByRole('button', { name: /^Needs stock \(\d+\)$/ }).click();
+  const needing = unit!.inventory.filter((r) => r.quantity < r.minimum_threshold && r.item_name !== 'Bath Towel' && r.item_name !== 'Coffee Pods');
+  expect(await rows.count()).toBeGreaterThanOrEqual(needing.length);
+  for (const r of needing) await expect(rows.filter({ hasText: r.item_name })).toContainText(`Below minimum by ${r.minimum_threshold - r.quantity}`);
+  const shownNames = await rows.locator('p.font-semibold').allTextContents();
+  for (const name of shownNames) {
+    const row = rows.filter({ has: page.getByText(name, { exact: true }) });
+    await expect(row).toContainText(/Below minimum by \d+|Bring \d+ before|Short before/);
+  }
+  await page.getByRole('button', { name: /^All items \(\d+\)$/ }).click();
+  await expect(rows).toHaveCount(unit!.inventory.length);
+  });
 });

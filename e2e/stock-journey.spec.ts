@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test } from '@playwright/test';
-import { onboardedOperator, signInThroughPage } from './fixtures/account';
-import { seedDemo } from './fixtures/demo';
+import { onDemoData } from './fixtures/demo-session';
+import { onboardedOperator } from './fixtures/account';
 import { freePort, startServer } from './fixtures/server';
 import { startSmtpSink } from './fixtures/smtp-sink';
 
@@ -95,25 +95,15 @@ test('items, storage, a property, plus and minus, and the dashboard', async ({ p
 });
 
 test('the demo operator sees a full dashboard', async ({ page }) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-demo-'));
-  try {
-    const { email, password } = await seedDemo(dataDir);
-    const server = await startServer(await freePort(), { DATA_DIR: dataDir });
-    try {
-      await signInThroughPage(page, server.url, email, password);
-      await expect(page).toHaveURL(`${server.url}/`);
-      await expect(page.getByTestId('stat-total-units')).toHaveText('15');
-      await expect(page.getByTestId('stat-total-items')).not.toHaveText('0');
-      await expect(page.getByTestId('unit-alerts')).toContainText(/ is (low|critical) in /);
-      await expect(page.getByTestId('recent-activity')).toContainText(/ changed by [+-]\d+ in /);
-      await expect(page.getByTestId('unit-alerts')).toContainText(/Page 1 of \d+/);
-      // The forecast card, loaded after the first paint, is part of the full dashboard too; and a
-      // server stopped while its answer is being computed would wait for it.
-      await expect(page.getByTestId('forecast-card-count').or(page.getByText(/No property runs short/))).toBeVisible();
-    } finally {
-      await server.stop();
-    }
-  } finally {
-    rmSync(dataDir, { recursive: true, force: true });
-  }
+  await onDemoData(page, 'demo', async (server) => {
+  await expect(page).toHaveURL(`${server.url}/`);
+  await expect(page.getByTestId('stat-total-units')).toHaveText('15');
+  await expect(page.getByTestId('stat-total-items')).not.toHaveText('0');
+  await expect(page.getByTestId('unit-alerts')).toContainText(/ is (low|critical) in /);
+  await expect(page.getByTestId('recent-activity')).toContainText(/ changed by [+-]\d+ in /);
+  await expect(page.getByTestId('unit-alerts')).toContainText(/Page 1 of \d+/);
+  // The forecast card, loaded after the first paint, is part of the full dashboard too; and a
+  // server stopped while its answer is being computed would wait for it.
+  await expect(page.getByTestId('forecast-card-count').or(page.getByText(/No property runs short/))).toBeVisible();
+  });
 });
