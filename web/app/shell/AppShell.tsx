@@ -1,6 +1,6 @@
 /**
- * Layout of the signed-in screens (docs/product.md "Screens: Route table"): sidebar, a top bar with the menu button on
- * phones, the offline banner while offline, and the screen itself with the trial pill above it.
+ * Layout of the signed-in screens (docs/product.md "Screens: Route table"): sidebar, a top bar with the menu button and
+ * a bottom tab bar on phones, the offline banner while offline, and the screen itself with the trial pill above it.
  *
  * Offline (docs/decisions/048-offline-reads.md), a screen that needs a connection and was not
  * already open says so here instead of loading its code, which may not be on the device (the
@@ -15,6 +15,7 @@ import { firstScreenSettled, useFirstScreenSettled } from '../../lib/first-scree
 import { useOnline } from '../../lib/offline-status';
 import { NeedsConnection, onlineOnlyScreenAt } from '../offline/OnlineOnly';
 import { OfflineBanner } from './OfflineBanner';
+import { BottomTabs } from './BottomTabs';
 import { Sidebar } from './Sidebar';
 import { TrialPill } from './TrialPill';
 
@@ -73,7 +74,12 @@ const SIDEBAR_ID = 'app-sidebar';
 /** Renders the shell around the nested route. */
 export function AppShell() {
   const [menuOpen, setMenuOpen] = useState(false);
-  const menuButton = useRef<HTMLButtonElement>(null);
+  // The button that opened the menu (the header's or the tab bar's More), focused again on close.
+  const opener = useRef<HTMLElement | null>(null);
+  const openMenu = useCallback(() => {
+    opener.current = document.activeElement instanceof HTMLElement ? document.activeElement : null;
+    setMenuOpen(true);
+  }, []);
 
   const closeMenu = useCallback(() => setMenuOpen(false), []);
   const standIn = useOfflineStandIn();
@@ -86,7 +92,7 @@ export function AppShell() {
       if (event.key === 'Escape') setMenuOpen(false);
     };
     document.addEventListener('keydown', onKeyDown);
-    const button = menuButton.current;
+    const button = opener.current;
     return () => {
       document.removeEventListener('keydown', onKeyDown);
       // Keyboard users continue where they opened the menu.
@@ -99,9 +105,8 @@ export function AppShell() {
       <div className="sticky top-0 z-20 print:hidden">
         <header className="flex items-center gap-3 border-b border-slate-200 bg-white px-2 py-2 lg:hidden">
           <button
-            ref={menuButton}
             type="button"
-            onClick={() => setMenuOpen(true)}
+            onClick={openMenu}
             aria-label="Open menu"
             aria-controls={SIDEBAR_ID}
             aria-expanded={menuOpen}
@@ -120,7 +125,8 @@ export function AppShell() {
       )}
       <Sidebar id={SIDEBAR_ID} open={menuOpen} onClose={closeMenu} />
 
-      <main className="px-4 pt-6 pb-10 sm:px-6 lg:ml-72 lg:px-10 lg:pt-10 print:m-0 print:p-0">
+      {/* Bottom padding: the phone's tab bar (--bottom-tabs-h, styles.css) never covers the page's end. */}
+      <main className="px-4 pt-6 pb-[calc(var(--bottom-tabs-h)+2.5rem)] sm:px-6 lg:ml-72 lg:px-10 lg:pt-10 print:m-0 print:p-0">
         <div className="mx-auto max-w-6xl">
           <TrialPill />
           {settled && (
@@ -133,6 +139,7 @@ export function AppShell() {
           {standIn ? <NeedsConnection screen={standIn} /> : <Outlet />}
         </div>
       </main>
+      <BottomTabs menuId={SIDEBAR_ID} menuOpen={menuOpen} onMore={openMenu} />
     </div>
   );
 }

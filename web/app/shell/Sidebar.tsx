@@ -57,7 +57,8 @@ export function Sidebar({ id, open, onClose }: SidebarProps) {
         </button>
       </div>
 
-      <nav aria-label="Main" className="flex-1 overflow-y-auto px-3 py-4">
+      {/* min-h-0: the list scrolls instead of running under the plan badge on a short laptop screen. */}
+      <nav aria-label="Main" className="min-h-0 flex-1 overflow-y-auto px-3 py-4">
         <ul className="flex flex-col gap-1">
           {navItems.map(({ to, label, icon: Icon }) => (
             <li key={to}>
@@ -77,7 +78,7 @@ export function Sidebar({ id, open, onClose }: SidebarProps) {
         </ul>
       </nav>
 
-      <div className="flex flex-col gap-3 border-t border-white/10 px-3 py-4">
+      <div className="flex shrink-0 flex-col gap-3 border-t border-white/10 px-3 py-4">
         <PlanBadge />
         {me && <p className="truncate px-3 text-sm text-slate-400">{me.user.email}</p>}
         <Link to="/signout" className={`${linkBase} text-slate-300 hover:bg-white/10 hover:text-white`}>

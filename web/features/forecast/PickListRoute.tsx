@@ -11,7 +11,7 @@ import { Link, useParams, useSearchParams } from 'react-router';
 import toast from 'react-hot-toast';
 import { ArrowLeft, Printer } from 'lucide-react';
 import type { PickListAnswer, PickListUnit } from '../../../common/contracts/forecast';
-import { garageQuantities, itemNames } from '../../../common/pick-list';
+import { garageQuantities, itemNames, lineShortfalls } from '../../../common/pick-list';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { NotOpenedOffline, OfflineNote } from '../../components/OfflineNote';
 import { Button, buttonClasses } from '../../components/ui/Button';
@@ -28,30 +28,36 @@ import { usePickList } from './api/get-pick-list';
 import { DeliverDialog } from './components/DeliverDialog';
 import { OrderForecastPanel } from './components/OrderForecastPanel';
 import { PickListPropertyCard } from './components/PickListPropertyCard';
-import { deliveryLines, planLines } from './pick-list';
+import { deliveryLines, leftBehind, planLines } from './pick-list';
 
 type DeliveryLine = { item_id: string; item_name: string; quantity: number };
 
-const backLink = (
-  <Link to="/forecast" className="inline-flex min-h-11 items-center gap-2 text-base font-medium text-blue-700 hover:underline print:hidden">
-    <ArrowLeft className="size-5" aria-hidden="true" />
-    Back to Forecast
-  </Link>
-);
+/** Back where the list was opened from: Garages (`?from=garages`, its card's link) or the Forecast. */
+function BackLink({ fromGarages }: { fromGarages: boolean }) {
+  return (
+    <Link
+      to={fromGarages ? '/garages' : '/forecast'}
+      className="inline-flex min-h-11 items-center gap-2 text-base font-medium text-blue-700 hover:underline print:hidden"
+    >
+      <ArrowLeft className="size-5" aria-hidden="true" />
+      {fromGarages ? 'Back to Garages' : 'Back to Forecast'}
+    </Link>
+  );
+}
 
 function PickListContent({ answer }: { answer: PickListAnswer }) {
   const deliver = useDeliverPickList();
   /** Quantities typed, by line key; a line not typed shows what the server says to bring. */
   const [typed, setTyped] = useState<ReadonlyMap<string, string>>(new Map());
   /** Properties delivered on this screen, kept as they were: the list read again no longer holds them. */
-  const [delivered, setDelivered] = useState<ReadonlyMap<string, { property: PickListUnit; lines: DeliveryLine[] }>>(new Map());
+  const [delivered, setDelivered] = useState<ReadonlyMap<string, { property: PickListUnit; lines: DeliveryLine[]; left: DeliveryLine[] }>>(new Map());
   const [confirming, setConfirming] = useState<{ property: PickListUnit; lines: DeliveryLine[] } | null>(null);
   const [refusal, setRefusal] = useState<string>();
 
   const open = answer.properties.filter((property) => !delivered.has(property.unit_id));
   const garageQuantity = garageQuantities(answer);
   const nameOf = itemNames(answer);
-  const planned = planLines(open, garageQuantity, typed);
+  const planned = planLines(open, garageQuantity, typed, lineShortfalls(answer));
   const day = formatCalendarDay(answer.date);
 
   const askDeliver = (property: PickListUnit) => {
@@ -78,14 +84,14 @@ function PickListContent({ answer }: { answer: PickListAnswer }) {
       { unitId: property.unit_id, unitName: property.unit_name, lines, onUndone },
       {
         onSuccess: () => {
-          setDelivered((current) => new Map(current).set(property.unit_id, { property, lines }));
+          setDelivered((current) => new Map(current).set(property.unit_id, { property, lines, left: leftBehind(property, lines, nameOf) }));
           close();
         },
         onError: (error) => {
           if (!isChangeKept(error)) return setRefusal(actionErrorMessage(error, 'Failed to mark as delivered'));
           // Kept on the phone, sent when the network is back: the property shows as delivered.
           toastKept();
-          setDelivered((current) => new Map(current).set(property.unit_id, { property, lines }));
+          setDelivered((current) => new Map(current).set(property.unit_id, { property, lines, left: leftBehind(property, lines, nameOf) }));
           close();
         },
       },
@@ -112,7 +118,7 @@ function PickListContent({ answer }: { answer: PickListAnswer }) {
               onDeliver={() => askDeliver(property)}
             />
           ))}
-          {[...delivered.values()].map(({ property, lines }) => (
+          {[...delivered.values()].map(({ property, lines, left }) => (
             <PickListPropertyCard
               key={property.unit_id}
               property={property}
@@ -121,6 +127,7 @@ function PickListContent({ answer }: { answer: PickListAnswer }) {
               nameOf={nameOf}
               planned={planned}
               delivered={lines}
+              leftBehind={left}
               onType={() => undefined}
               onDeliver={() => undefined}
             />
@@ -188,7 +195,9 @@ function PickListScreen({ garageId }: { garageId: string }) {
   else content = <PageSpinner />;
   return (
     <div className="mx-auto flex max-w-3xl flex-col gap-4">
-      <div>{backLink}</div>
+      <div>
+        <BackLink fromGarages={params.get('from') === 'garages'} />
+      </div>
       <header className="flex flex-col gap-3">
         <div>
           <h1 className="text-2xl font-bold break-words text-slate-900 sm:text-3xl">{answer ? `Pick list: ${answer.garage_name}` : 'Pick list'}</h1>
@@ -197,7 +206,15 @@ function PickListScreen({ garageId }: { garageId: string }) {
           )}
         </div>
         <div className="flex flex-wrap items-end gap-2 print:hidden">
-          <DayField value={answer?.date ?? date ?? ''} onChange={(day) => setParams({ date: day }, { replace: true })} />
+          <DayField value={answer?.date ?? date ?? ''} onChange={(day) =>
+              setParams(
+                (current) => {
+                  current.set('date', day);
+                  return current;
+                },
+                { replace: true },
+              )
+            } />
           <Button variant="secondary" onClick={() => window.print()} className="min-h-12">
             <Printer className="size-5" aria-hidden="true" />
             Print

@@ -17,12 +17,12 @@ export const lineKey = (unitId: string, itemId: string): string => `${unitId}:${
 /** A line as the screen shows it: what is typed, whether it is a valid quantity, and what the garage cannot cover. */
 export interface PlannedLine {
   itemId: string;
-  /** The text typed, or the server's `bring` when nothing was typed yet. */
+  /** The text typed, or, when nothing was typed yet, what the garage can give of the server's `bring` (`bring` less its shortfall). */
   text: string;
   /** The quantity, or null with `error` when the text is refused. */
   quantity: number | null;
   error?: string;
-  /** Of `quantity`, what the garage's stock cannot cover after the lines of properties listed before (pieces). */
+  /** Of a typed `quantity`, what the garage's stock cannot cover after the lines of properties listed before; of a pre-filled line, what it leaves of `bring` (pieces). */
   short: number;
 }
 
@@ -31,23 +31,27 @@ export interface PlannedLine {
  * `typed` (by {@link lineKey}; a line not typed takes its `bring`). The garage's stock of an item
  * now (`garageQuantity`, pieces by item id, as common/pick-list.ts garageQuantities reads it)
  * goes to the properties in that order, as the delivery round would take it (common/pick-list.ts
- * `garageAllocation`).
+ * `garageAllocation`). A line not typed is pre-filled with `bring` less `shortfall` (common/pick-list.ts
+ * `lineShortfalls` of the answer), so a delivery left as it is sends what the garage has.
  * @returns the planned lines, by {@link lineKey}.
  */
 export function planLines(
   properties: readonly PickListUnit[],
   garageQuantity: (itemId: string) => number,
   typed: ReadonlyMap<string, string>,
+  shortfall: (unitId: string, itemId: string) => number = () => 0,
 ): Map<string, PlannedLine> {
   const take = garageAllocation(garageQuantity);
   const planned = new Map<string, PlannedLine>();
   for (const property of properties) {
     for (const line of property.lines) {
       const key = lineKey(property.unit_id, line.item_id);
-      const text = typed.get(key) ?? String(line.bring);
+      const text = typed.get(key) ?? String(line.bring - shortfall(property.unit_id, line.item_id));
       const parsed = lineQuantity.safeParse(text.trim());
       const quantity = parsed.success ? parsed.data : null;
-      const short = take(line.item_id, quantity ?? 0);
+      const over = take(line.item_id, quantity ?? 0);
+      // A pre-filled line holds what the garage has, so its shortfall is what it leaves of `bring`.
+      const short = typed.has(key) ? over : over + shortfall(property.unit_id, line.item_id);
       planned.set(key, {
         itemId: line.item_id,
         text,
@@ -78,6 +82,23 @@ export function deliveryLines(
     if (plan.quantity > 0) lines.push({ item_id: line.item_id, item_name: nameOf(line.item_id), quantity: plan.quantity });
   }
   return { lines };
+}
+
+/**
+ * What a delivery of `sent` leaves behind of `property`'s lines (docs/product.md "Screens: Pick
+ * list"): each line's `bring` less what was sent of its item, where that is above 0, in the lines'
+ * order and named by `nameOf`. The property stays short of those until they are brought.
+ */
+export function leftBehind(
+  property: PickListUnit,
+  sent: readonly { item_id: string; quantity: number }[],
+  nameOf: (itemId: string) => string,
+): { item_id: string; item_name: string; quantity: number }[] {
+  const sentOf = new Map(sent.map((line) => [line.item_id, line.quantity]));
+  return property.lines.flatMap((line) => {
+    const rest = line.bring - (sentOf.get(line.item_id) ?? 0);
+    return rest > 0 ? [{ item_id: line.item_id, item_name: nameOf(line.item_id), quantity: rest }] : [];
+  });
 }
 
 /**

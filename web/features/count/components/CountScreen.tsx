@@ -275,8 +275,8 @@ export function CountScreen({ tenantId, place, placeName, backTo, stock, items, 
         )}
       </Card>
 
-      {/* Within reach of the thumb; above the trial pill (z-20), which would cover Save. */}
-      <div className="sticky bottom-3 z-30 flex items-center gap-2 rounded-xl border border-slate-200 bg-white p-2 shadow-lg">
+      {/* Within reach of the thumb, just above the phone's tab bar; above the trial pill (z-20), which would cover Save. */}
+      <div className="sticky bottom-[calc(var(--bottom-tabs-h)+0.75rem)] z-30 flex items-center gap-2 rounded-xl border border-slate-200 bg-white p-2 shadow-lg">
         <p className="min-w-0 flex-1 px-2 text-base text-slate-800" aria-live="polite" data-testid="count-status">
           {lines.length === 0 ? 'Nothing differs yet' : lines.length === 1 ? '1 item differs' : `${lines.length} items differ`}
         </p>

@@ -30,7 +30,8 @@ export function ForecastCard() {
           {summary.data.first.map((entry) => (
             <li key={entry.unit_id} className="text-base text-slate-700">
               <div className="flex items-baseline justify-between gap-3">
-                <Link to={`/unit/${encodeURIComponent(entry.unit_id)}`} className="min-w-0 truncate font-semibold text-blue-700 hover:underline">
+                {/* 44 px tall to the thumb (py-3), without making the frame taller (-my-3). */}
+                <Link to={`/unit/${encodeURIComponent(entry.unit_id)}`} className="-my-3 min-w-0 truncate py-3 font-semibold text-blue-700 hover:underline">
                   {entry.unit_name}
                 </Link>
                 <span className="shrink-0 text-red-700">{summaryDay(entry)}</span>

@@ -19,8 +19,9 @@ import { seeAllText } from '../forecast-card-text';
  */
 export function ForecastCardFrame({ children, propertiesShort = 0 }: { children: ReactNode; propertiesShort?: number }) {
   const headingId = useId();
+  // min-w-0: the truncated names shrink with a phone-wide column instead of widening the page.
   return (
-    <Card aria-labelledby={headingId} data-testid="forecast-card" className="flex flex-col gap-3 p-4">
+    <Card aria-labelledby={headingId} data-testid="forecast-card" className="flex min-w-0 flex-col gap-3 p-4">
       <h2 id={headingId} className="flex items-center gap-2 text-lg font-semibold text-slate-900">
         <CalendarClock className="size-5 text-red-700" aria-hidden="true" />
         Runs out before a check-in

@@ -29,12 +29,14 @@ interface PickListPropertyCardProps {
   planned: ReadonlyMap<string, PlannedLine>;
   /** What was delivered, when it was: the card then shows it as done. */
   delivered?: readonly { item_id: string; item_name: string; quantity: number }[];
+  /** With `delivered`: what the delivery did not bring (pick-list.ts `leftBehind`). */
+  leftBehind?: readonly { item_id: string; item_name: string; quantity: number }[];
   onType: (key: string, text: string) => void;
   onDeliver: () => void;
 }
 
 /** Renders the property's card. */
-export function PickListPropertyCard({ property, garageName, garageQuantity, nameOf, planned, delivered, onType, onDeliver }: PickListPropertyCardProps) {
+export function PickListPropertyCard({ property, garageName, garageQuantity, nameOf, planned, delivered, leftBehind, onType, onDeliver }: PickListPropertyCardProps) {
   const headingId = `pick-${property.unit_id}`;
   const service = serviceText(property.service);
   return (
@@ -64,6 +66,11 @@ export function PickListPropertyCard({ property, garageName, garageQuantity, nam
             Delivered
           </p>
           <p className="text-sm text-slate-700">{delivered.map((line) => `${line.quantity} ${line.item_name}`).join(', ')}</p>
+          {leftBehind && leftBehind.length > 0 && (
+            <p className="text-sm font-medium text-red-700" data-testid="pick-list-left-behind">
+              {`Left behind, still short: ${leftBehind.map((line) => `${line.quantity} ${line.item_name}`).join(', ')}`}
+            </p>
+          )}
         </div>
       ) : (
         <>

@@ -98,7 +98,7 @@ export function GarageCard({ garage, onDelete }: GarageCardProps) {
         <div className="flex items-center justify-between gap-2">
           <h3 className="text-base font-semibold text-slate-700">Inventory</h3>
           <div className="flex flex-wrap justify-end gap-2">
-            <Link to={`/garages/${encodeURIComponent(garage.id)}/pick-list`} className={buttonClasses('secondary')}>
+            <Link to={`/garages/${encodeURIComponent(garage.id)}/pick-list?from=garages`} className={buttonClasses('secondary')}>
               <ClipboardCheck className="size-5" aria-hidden="true" />
               Pick list
               <span className="sr-only">{` of ${garage.name}`}</span>
