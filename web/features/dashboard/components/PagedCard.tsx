@@ -32,7 +32,7 @@ export function PagedCard<T>({ title, testId, items, emptyText, getKey, renderIt
         </ul>
       )}
       <div className="mt-auto">
-        <Pager page={page} pageCount={pageCount} onPageChange={setPage} />
+        <Pager page={page} pageCount={pageCount} onPageChange={setPage} label={`Pages of ${title}`} />
       </div>
     </Card>
   );
