@@ -50,7 +50,7 @@ function PickListContent({ answer }: { answer: PickListAnswer }) {
   /** Quantities typed, by line key; a line not typed shows what the server says to bring. */
   const [typed, setTyped] = useState<ReadonlyMap<string, string>>(new Map());
   /** Properties delivered on this screen, kept as they were: the list read again no longer holds them. */
-  const [delivered, setDelivered] = useState<ReadonlyMap<string, { property: PickListUnit; lines: DeliveryLine[]; left: DeliveryLine[] }>>(new Map());
+  const [delivered, setDelivered] = useState<ReadonlyMap<string, { property: PickListUnit; lines: DeliveryLine[] }>>(new Map());
   const [confirming, setConfirming] = useState<{ property: PickListUnit; lines: DeliveryLine[] } | null>(null);
   const [refusal, setRefusal] = useState<string>();
 
@@ -84,14 +84,14 @@ function PickListContent({ answer }: { answer: PickListAnswer }) {
       { unitId: property.unit_id, unitName: property.unit_name, lines, onUndone },
       {
         onSuccess: () => {
-          setDelivered((current) => new Map(current).set(property.unit_id, { property, lines, left: leftBehind(property, lines, nameOf) }));
+          setDelivered((current) => new Map(current).set(property.unit_id, { property, lines }));
           close();
         },
         onError: (error) => {
           if (!isChangeKept(error)) return setRefusal(actionErrorMessage(error, 'Failed to mark as delivered'));
           // Kept on the phone, sent when the network is back: the property shows as delivered.
           toastKept();
-          setDelivered((current) => new Map(current).set(property.unit_id, { property, lines, left: leftBehind(property, lines, nameOf) }));
+          setDelivered((current) => new Map(current).set(property.unit_id, { property, lines }));
           close();
         },
       },
@@ -118,7 +118,7 @@ function PickListContent({ answer }: { answer: PickListAnswer }) {
               onDeliver={() => askDeliver(property)}
             />
           ))}
-          {[...delivered.values()].map(({ property, lines, left }) => (
+          {[...delivered.values()].map(({ property, lines }) => (
             <PickListPropertyCard
               key={property.unit_id}
               property={property}
@@ -127,7 +127,7 @@ function PickListContent({ answer }: { answer: PickListAnswer }) {
               nameOf={nameOf}
               planned={planned}
               delivered={lines}
-              leftBehind={left}
+              leftBehind={leftBehind(property, lines, nameOf)}
               onType={() => undefined}
               onDeliver={() => undefined}
             />
