@@ -2,8 +2,8 @@
  * Tomorrow's pick list on a phone (390 × 844, touch) on the demo data (docs/product.md "Screens:
  * Pick list"): from the Dashboard, through the tab bar and the Garages list, a property the
  * storage cannot fully serve is delivered with the quantities as pre-filled — what the storage
- * holds — and its card names what was left behind; the list goes back to Garages. Counts the taps
- * and the scroll.
+ * holds — and its card names what was left behind; the list goes back to Garages, and read again it
+ * still lists the property with what was left behind, short. Counts the taps and the scroll.
  */
 import { expect, test } from '@playwright/test';
 import type { PickListAnswer } from '../common/contracts/forecast';
@@ -60,5 +60,13 @@ test('delivering tomorrow’s pick list to a property the storage cannot fully s
 
     await page.getByRole('link', { name: 'Back to Garages' }).tap();
     await expect(page).toHaveTitle('Garages · Inventory Manager');
+
+    // What was left behind is still short when the list is read again (a new page load): the
+    // property stays on tomorrow's list with that item, and the storage still cannot cover it.
+    await page.reload();
+    await page.getByRole('link', { name: `Pick list of ${garage.name}`, exact: true }).tap();
+    const again = page.getByTestId('pick-list-property').filter({ hasText: property });
+    await expect(again).toContainText(short.name);
+    await expect(again).toContainText(`${garage.name} is short by ${short.pieces}`);
   });
 });
