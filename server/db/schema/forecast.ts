@@ -112,6 +112,8 @@ export const unitProjections = pgTable(
     itemsShort: integer('items_short').notNull(),
     firstShortfallDate: date('first_shortfall_date', { mode: 'string' }),
     firstRunsOut: boolean('first_runs_out'),
+    /** Of the short items, how many run out before a check-in (the rest are only below their minimum): the Forecast's first section counts the properties with one. */
+    itemsRunningOut: integer('items_running_out').notNull().default(0),
     firstItemId: uuid('first_item_id'),
     /** The short items as the Forecast screen lists them (JSON text, ordered by shortfall). */
     shortJson: text('short_json').notNull(),

@@ -46,7 +46,7 @@ import { bringsAtLevel, stayChance, type StockedItem } from './service-level';
  * `short_json`, `pick_json` and `brings`, the contracts of common/contracts/forecast.ts those
  * follow). Never 0: that marks the rows kept from before versions were stored (migration 0024).
  */
-export const FORECAST_MODEL_VERSION = 4;
+export const FORECAST_MODEL_VERSION = 5;
 
 /**
  * Logs that the company's time zone changed, inside the caller's tenant transaction (the one that
@@ -77,6 +77,8 @@ export interface UnitProjection {
   first_shortfall_date: string | null;
   first_runs_out: boolean | null;
   first_item_id: string | null;
+  /** Of `items_short`, those that run out before a check-in (the rest are only below their minimum). */
+  items_running_out: number;
 }
 
 /**
@@ -115,7 +117,7 @@ async function scopeRows(tx: Tx, tenantId: string, now: Date, scope: ProjectionS
           from item_usage_rates where tenant_id = ${tenantId}),
         sp as (
           select us.id as unit_id, us.today::text as today, us.end_day::text as end_day, p.day::text as day, p.stays, p.items_short,
-            p.first_shortfall_date::text as first_shortfall_date, p.first_runs_out, p.first_item_id,
+            p.first_shortfall_date::text as first_shortfall_date, p.first_runs_out, p.first_item_id, p.items_running_out,
             (p.unit_id is not null and p.rates_learned_at is not distinct from ra.learned_at
               and ${scope.atLevel ? sql`p.service_level = ra.service_level` : sql`true`} and p.model_version = ${FORECAST_MODEL_VERSION} and not ${named}) as current
           from us cross join ra
@@ -158,6 +160,7 @@ function stored(unit: UnitRow, projected: readonly Projected[], stays: readonly 
     first_shortfall_date: first?.shortfall?.arrival_date ?? null,
     first_runs_out: first ? first.shortfall!.kind === 'runs_out' : null,
     first_item_id: first?.item_id ?? null,
+    items_running_out: short.filter((l) => l.shortfall!.kind === 'runs_out').length,
     short_json: JSON.stringify(short),
   };
   if (level === null) {
@@ -225,18 +228,18 @@ async function computeAndStore(
   for (let k = 0; k < rows.length; k += STORE_SLICE) {
     await tx.execute(sql`
       insert into unit_projections (tenant_id, unit_id, end_day, day, rates_learned_at, model_version, stays, items_short, first_shortfall_date,
-        first_runs_out, first_item_id, short_json, pick_json, brings, service_level, service_json)
+        first_runs_out, first_item_id, items_running_out, short_json, pick_json, brings, service_level, service_json)
       select u.tenant_id, r.unit_id, r.end_day, r.day, ${at.learnedAt}::timestamptz, ${FORECAST_MODEL_VERSION}::int,
-        r.stays, r.items_short, r.first_shortfall_date, r.first_runs_out, r.first_item_id, r.short_json, r.pick_json, r.brings,
+        r.stays, r.items_short, r.first_shortfall_date, r.first_runs_out, r.first_item_id, r.items_running_out, r.short_json, r.pick_json, r.brings,
         ${level}::int, r.service_json
       from json_to_recordset(${JSON.stringify(rows.slice(k, k + STORE_SLICE))}::json) as r(unit_id uuid, end_day date, day date, stays int,
-        items_short int, first_shortfall_date date, first_runs_out boolean, first_item_id uuid, short_json text, pick_json text, brings json,
+        items_short int, first_shortfall_date date, first_runs_out boolean, first_item_id uuid, items_running_out int, short_json text, pick_json text, brings json,
         service_json text)
       -- tenant_id from the company's unit, not a parameter: a statement Citus sends to the company's shard (decision 042).
       join units u on u.tenant_id = ${tenantId} and u.id = r.unit_id
       on conflict (tenant_id, unit_id, end_day) do update set day = excluded.day, rates_learned_at = excluded.rates_learned_at,
         model_version = excluded.model_version, stays = excluded.stays, items_short = excluded.items_short, first_shortfall_date = excluded.first_shortfall_date,
-        first_runs_out = excluded.first_runs_out, first_item_id = excluded.first_item_id, short_json = excluded.short_json,
+        first_runs_out = excluded.first_runs_out, first_item_id = excluded.first_item_id, items_running_out = excluded.items_running_out, short_json = excluded.short_json,
         pick_json = excluded.pick_json, brings = excluded.brings, service_level = excluded.service_level, service_json = excluded.service_json`);
   }
   return rows;
@@ -308,6 +311,7 @@ function ranking(p: UnitProjection): UnitProjection {
     first_shortfall_date: p.first_shortfall_date,
     first_runs_out: p.first_runs_out,
     first_item_id: p.first_item_id,
+    items_running_out: Number(p.items_running_out),
   };
 }
 
@@ -404,22 +408,4 @@ export async function storedJson(
   return new Map(
     rows.map((r) => [r.unit_id, { stays: Number(r.stays), first_shortfall_date: r.first_shortfall_date, json: r.json, brings: r.brings, service_json: r.service_json }]),
   );
-}
-
-/**
- * How many of the projections `of` (property and end day) hold an item that runs out before a
- * check-in (shortfall kind `runs_out` in `short_json`), inside the caller's tenant transaction:
- * the Forecast screen's first section over every property short, not only those listed.
- */
-export async function countRunningOut(tx: Tx, tenantId: string, of: readonly Pick<UnitProjection, 'unit_id' | 'end_day'>[]): Promise<number> {
-  if (of.length === 0) return 0;
-  const [row] = await queryRows<{ n: number }>(
-    tx,
-    sql`select count(*)::int as n from unit_projections p
-        join (select * from unnest(${pgArray(of.map((o) => o.unit_id))}::uuid[], ${pgArray(of.map((o) => o.end_day))}::date[]) as x(unit_id, end_day))
-          x on p.unit_id = x.unit_id and p.end_day = x.end_day
-        where p.tenant_id = ${tenantId}
-          and exists (select 1 from jsonb_array_elements(p.short_json::jsonb) e where e->'shortfall'->>'kind' = 'runs_out')`,
-  );
-  return Number(row?.n ?? 0);
 }

@@ -34,7 +34,7 @@ import { isStay } from '../stays/stay-rules';
 import { nightsOf } from './model';
 import { stayGuestsSql } from './model-sql';
 import { byName, byText, itemForecast, itemsInNameOrder, pastStaysOf, project } from './project';
-import { countRunningOut, refreshProjections, storedJson, withProjections, type UnitProjection } from './projections';
+import { refreshProjections, storedJson, withProjections, type UnitProjection } from './projections';
 import { freshRates } from './rates';
 import { companyServiceLevel } from './service-level-setting';
 import { propertiesShortAtLevel } from './short-at-level';
@@ -148,7 +148,7 @@ export async function companyForecast(db: Db, who: TenantIdentity, horizon: numb
           horizon_days: horizon,
           today: ranking.today,
           properties_short: ranking.short.length,
-          properties_running_out: await countRunningOut(tx, tenantId, ranking.short),
+          properties_running_out: ranking.short.filter((p) => p.items_running_out > 0).length,
           properties_with_stays: ranking.withStays,
           rates_learned_at: ranking.learnedAt.toISOString(),
           service_level: await companyServiceLevel(tx, tenantId),
