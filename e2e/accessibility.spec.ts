@@ -16,6 +16,7 @@ import { PASSWORD, signInThroughPage } from './fixtures/account';
 import { seedDemo } from './fixtures/demo';
 import { freePort, startServer } from './fixtures/server';
 import { startSmtpSink } from './fixtures/smtp-sink';
+import { smallTargets } from './fixtures/targets';
 
 
 /** Who looks at the screen: the demo operator, a new company in setup, or nobody signed in. */
@@ -269,6 +270,14 @@ for (const [size, viewport] of Object.entries(sizes)) {
         await expect(pages.new).toHaveURL(`${url}/onboarding/company`);
 
         const findings: string[] = [];
+        const small: string[] = [];
+        const phases: Record<string, number> = {};
+        let mark = Date.now();
+        const lap = (phase: string) => {
+          const now = Date.now();
+          phases[phase] = (phases[phase] ?? 0) + now - mark;
+          mark = now;
+        };
         const started = Date.now();
         for (const screen of screens) {
           const page = pages[screen.who];
@@ -276,15 +285,28 @@ for (const [size, viewport] of Object.entries(sizes)) {
           if (screen.only && screen.only !== size) continue;
           const where = `${screen.name} (${size})`;
           await test.step(where, async () => {
+            mark = Date.now();
             await page.setViewportSize(viewport);
+            lap('viewport');
             await page.goto(`${url}${screen.path.replace(':unitId', unitId)}`);
+            lap('goto');
             await expect(screen.ready(page), where).toBeVisible();
             await expect(page, where).toHaveTitle(`${screen.title} · Inventory Manager`);
+            lap('ready');
             if (screen.open) await expect(await screen.open(page), where).toBeVisible();
+            lap('open');
             // Transitions end before colours are read (the menu slides in).
             await page.waitForTimeout(300);
+            lap('wait');
             const axe = new AxeBuilder({ page }).withTags(wcag21aa).options({ resultTypes: ['violations'] });
             const results = await (screen.scope ? axe.include(screen.scope) : axe).analyze();
+            lap('axe');
+            if (size === 'phone') {
+              const tooSmall = (await smallTargets(page, screen.scope)).map((target) => `${where}: ${target}`);
+              console.log(`${where}: ${tooSmall.length} small targets`);
+              small.push(...tooSmall);
+              lap('targets');
+            }
             const all = results.violations.map((violation) => `${violation.id} (${violation.impact})`).join(', ') || 'none';
             console.log(`${where}: findings of any impact: ${all}; ${((Date.now() - started) / 1000).toFixed(0)} s`);
             for (const violation of results.violations) {
@@ -296,7 +318,10 @@ for (const [size, viewport] of Object.entries(sizes)) {
           });
         }
         console.log(`axe-core (${size}): ${screens.length} screens and dialogs in ${((Date.now() - started) / 1000).toFixed(1)} s, ${findings.length} serious or critical findings`);
+        console.log(`phases (${size}): ${JSON.stringify(phases)}`);
+        console.log(small.join('\n'));
         expect(findings, findings.join('\n')).toEqual([]);
+        expect(small, small.join('\n')).toEqual([]);
       } finally {
         await server.stop();
       }
