@@ -62,7 +62,7 @@ export function PlanBadge() {
         tone="bg-amber-400/15 text-amber-100"
         // The trial pill can be hidden for the session; the way to subscribe stays here.
         action={
-          <Link to="/subscription" className="mt-1 inline-flex min-h-10 items-center text-sm font-semibold text-amber-100 underline hover:text-white">
+          <Link to="/subscription" className="mt-1 inline-flex min-h-11 items-center text-sm font-semibold text-amber-100 underline hover:text-white">
             Subscribe
           </Link>
         }

@@ -29,7 +29,7 @@ export function TrialPill() {
       <span className="text-sm font-semibold">{`Trial: ${status.days_remaining} days left`}</span>
       <Link
         to="/subscription"
-        className="inline-flex min-h-10 items-center rounded-full bg-amber-700 px-4 text-sm font-semibold text-white hover:bg-amber-800"
+        className="inline-flex min-h-11 items-center rounded-full bg-amber-700 px-4 text-sm font-semibold text-white hover:bg-amber-800"
       >
         Subscribe
       </Link>
@@ -37,7 +37,7 @@ export function TrialPill() {
         type="button"
         onClick={hide}
         aria-label="Hide the trial reminder"
-        className="flex size-10 items-center justify-center rounded-full text-amber-950 hover:bg-amber-200"
+        className="flex size-11 items-center justify-center rounded-full text-amber-950 hover:bg-amber-200"
       >
         <X className="size-5" aria-hidden="true" />
       </button>

@@ -79,7 +79,7 @@ export function LoginRoute() {
           required
           {...register('password')}
         />
-        <Link to="/forgot-password" className="-mt-2 self-end text-sm font-medium text-blue-700 underline-offset-2 hover:underline">
+        <Link to="/forgot-password" className="-my-3 inline-flex min-h-11 items-center self-end text-sm font-medium text-blue-700 underline-offset-2 hover:underline">
           Forgot password?
         </Link>
         <Button type="submit" isBusy={signIn.isPending} className="mt-2 w-full">

@@ -85,7 +85,7 @@ export function MorningEmailCard() {
               aria-describedby="morning-email-description"
               disabled={toggle.isPending}
               onClick={() => toggle.mutate(!setting.data.enabled)}
-              className={`relative inline-flex h-8 w-14 shrink-0 items-center rounded-full transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 disabled:opacity-60 ${
+              className={`relative inline-flex h-11 w-14 shrink-0 items-center rounded-full border-y-[6px] border-transparent bg-clip-padding transition-colors focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-blue-700 disabled:opacity-60 ${
                 setting.data.enabled ? 'bg-blue-700' : 'bg-slate-300'
               }`}
             >

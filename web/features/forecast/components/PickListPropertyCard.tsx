@@ -43,7 +43,7 @@ export function PickListPropertyCard({ property, garageName, garageQuantity, nam
     <Card aria-labelledby={headingId} className={`flex flex-col gap-3 p-4 break-inside-avoid ${delivered ? 'bg-green-50' : ''}`} data-testid="pick-list-property">
       <div>
         <h2 id={headingId} className="text-lg font-semibold break-words">
-          <Link to={`/unit/${encodeURIComponent(property.unit_id)}`} className="text-blue-700 hover:underline">
+          <Link to={`/unit/${encodeURIComponent(property.unit_id)}`} className="flex min-h-11 items-center text-blue-700 hover:underline print:min-h-0">
             {property.unit_name}
           </Link>
         </h2>

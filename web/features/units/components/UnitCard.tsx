@@ -48,7 +48,7 @@ export function UnitCard({ unit, onDelete, onScan }: UnitCardProps) {
       <div className="flex items-start justify-between gap-2">
         <div className="min-w-0">
           <h2 id={headingId} className="text-lg font-semibold break-words text-slate-900">
-            <Link to={`/unit/${unit.id}`} className="text-blue-700 hover:underline">
+            <Link to={`/unit/${unit.id}`} className="flex min-h-11 items-center text-blue-700 hover:underline">
               {unit.name}
             </Link>
           </h2>
@@ -59,7 +59,7 @@ export function UnitCard({ unit, onDelete, onScan }: UnitCardProps) {
           <p className="mt-1 flex items-start gap-1.5 text-base text-slate-600">
             <Warehouse className="mt-1 size-4 shrink-0" aria-hidden="true" />
             {unit.garage ? (
-              <Link to="/garages" className="break-words text-blue-700 hover:underline">
+              <Link to="/garages" className="-my-2.5 inline-flex min-h-11 items-center break-words text-blue-700 hover:underline">
                 {unit.garage.name}
               </Link>
             ) : (
