@@ -175,7 +175,7 @@ async function journey(browser: Browser, url: string, smtp: SmtpSink, feeds: str
     await links.getByRole('button', { name: `Remove the calendar link ${removed}` }).click();
     const confirm = page.getByRole('dialog', { name: 'Remove the calendar link?' });
     await expect(confirm).toContainText(removed);
-    await expect(confirm).toContainText('Stays from this link that have not ended are removed from the property; past stays are kept.');
+    await expect(confirm).toContainText('Stays from this link that have not ended are removed from the unit; past stays are kept.');
     await confirm.getByRole('button', { name: 'Remove', exact: true }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Calendar link removed' })).toBeVisible();
     await expect(confirm).toHaveCount(0);

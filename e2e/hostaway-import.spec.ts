@@ -55,7 +55,7 @@ test('connect to Hostaway, import every listing into the garage, and see them as
     await dialog.getByRole('button', { name: 'Select All' }).click();
     await expect(dialog.getByRole('button', { name: 'Deselect All' })).toBeVisible();
     await expect(dialog.getByText('30 of 30 new listings selected')).toBeVisible();
-    await expect(dialog.getByLabel('Assign the new properties to garage')).toHaveValue(/.+/);
+    await expect(dialog.getByLabel('Assign the new units to garage')).toHaveValue(/.+/);
     await dialog.getByRole('button', { name: 'Save Selected Listings' }).click();
     await expect(page.getByText('Listings imported successfully!')).toBeVisible();
     await expect(dialog.getByText('0 of 0 new listings selected · 30 already imported')).toBeVisible();

@@ -28,7 +28,7 @@ test('the properties that run out, from the dashboard, and the garages list, on 
 
   // The dashboard's card says how many properties in all and links to the full list.
   const card = page.getByTestId('forecast-card');
-  const all = card.getByRole('link', { name: `See all ${summary.properties_short} properties` });
+  const all = card.getByRole('link', { name: `See all ${summary.properties_short} units` });
   let taps = 0;
   await all.click();
   taps++;

@@ -104,6 +104,6 @@ test('the demo operator sees a full dashboard', async ({ page }) => {
   await expect(page.getByTestId('unit-alerts')).toContainText(/Page 1 of \d+/);
   // The forecast card, loaded after the first paint, is part of the full dashboard too; and a
   // server stopped while its answer is being computed would wait for it.
-  await expect(page.getByTestId('forecast-card-count').or(page.getByText(/No property runs short/))).toBeVisible();
+  await expect(page.getByTestId('forecast-card-count').or(page.getByText(/No unit runs short/))).toBeVisible();
   });
 });

@@ -14,6 +14,6 @@ import { PRIOR_STAYS } from '../../common/contracts/forecast';
  */
 export function usageHistoryText(pastStays: number | null): string | null {
   if (pastStays === null || pastStays >= PRIOR_STAYS) return null;
-  if (pastStays === 0) return "No past stays to learn this property's usage from yet: the forecast uses the company's usage.";
+  if (pastStays === 0) return "No past stays to learn this unit's usage from yet: the forecast uses the company's usage.";
   return `${pastStays} past ${pastStays === 1 ? 'stay' : 'stays'} to learn from: the forecast leans on the company's usage until there are ${PRIOR_STAYS}.`;
 }

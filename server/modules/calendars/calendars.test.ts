@@ -176,7 +176,7 @@ describe.each(backends)('calendar links on %s', (backend) => {
     // The same link again is refused and reads nothing.
     const again = await addLink(s.unitId, `${base}/feed.ics`);
     expect(again.statusCode).toBe(409);
-    expect(again.json().error.message).toBe('This property already has this calendar link');
+    expect(again.json().error.message).toBe('This unit already has this calendar link');
   });
 
   it('a refresh stores the stays the link lists and cancels those ahead it no longer lists; a second one within a minute is refused', async () => {
@@ -384,7 +384,7 @@ describe.each(backends)('calendar links on %s', (backend) => {
     for (let i = 0; i < 5; i++) expect((await addLink(unitId, `http://10.0.0.${i}/cal.ics`)).statusCode).toBe(201);
     const sixth = await addLink(unitId, 'http://10.0.0.9/cal.ics');
     expect(sixth.statusCode).toBe(409);
-    expect(sixth.json().error.message).toBe('A property can have at most 5 calendar links');
+    expect(sixth.json().error.message).toBe('A unit can have at most 5 calendar links');
     expect((await api(t, s.cookie, 'GET', `/api/units/${unitId}/calendar`)).json().links).toHaveLength(5);
   });
 
@@ -400,7 +400,7 @@ describe.each(backends)('calendar links on %s', (backend) => {
     expect((await calendarRows(unitId)).map((r) => r.arrival_date)).toEqual(['2026-11-20']);
     const refresh = await api(t, memberCookie, 'POST', `/api/units/${unitId}/calendar/refresh`);
     expect(refresh.statusCode).toBe(409);
-    expect(refresh.json().error.message).toBe('This property has no calendar link');
+    expect(refresh.json().error.message).toBe('This unit has no calendar link');
   });
 
   it('another company’s property or link answers 404 and changes nothing', async () => {

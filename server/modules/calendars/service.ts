@@ -151,8 +151,8 @@ export async function addCalendarLink(deps: CalendarDeps, who: TenantIdentity, u
     // The unit's lock makes the check and the insert one step against another person's add.
     if (!(await stockLocks(tx, who.tenantId).units([unitId], 'update')).has(unitId)) throw notFound('Unit');
     const links = await linksOf(tx, who.tenantId, unitId);
-    if (links.some((l) => l.url === url)) throw new AppError('CONFLICT', 'This property already has this calendar link');
-    if (links.length >= MAX_CALENDAR_LINKS) throw new AppError('CONFLICT', `A property can have at most ${MAX_CALENDAR_LINKS} calendar links`);
+    if (links.some((l) => l.url === url)) throw new AppError('CONFLICT', 'This unit already has this calendar link');
+    if (links.length >= MAX_CALENDAR_LINKS) throw new AppError('CONFLICT', `A unit can have at most ${MAX_CALENDAR_LINKS} calendar links`);
     const [link] = await tx.insert(calendarLinks).values({ tenantId: who.tenantId, unitId, url }).returning({ id: calendarLinks.id });
     return link!.id;
   });
@@ -337,7 +337,7 @@ export async function refreshCalendars(deps: CalendarDeps, tenantId: string, uni
  */
 export async function refreshNow(deps: CalendarDeps, who: TenantIdentity, unitId: string, why: 'request' | { newLink: string }): Promise<UnitCalendar> {
   const state = await calendarState(deps, who, unitId);
-  if (state.links.length === 0) throw new AppError('CONFLICT', 'This property has no calendar link');
+  if (state.links.length === 0) throw new AppError('CONFLICT', 'This unit has no calendar link');
   const key = `${who.tenantId}:${unitId}`;
   if (why !== 'request') await deps.manualRefreshes.restart(key);
   else if (!(await deps.manualRefreshes.take(key)).allowed) {

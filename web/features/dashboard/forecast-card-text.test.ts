@@ -17,14 +17,14 @@ describe('summaryItems and summaryDay', () => {
 
 describe('summaryCount', () => {
   it('counts properties with the days', () => {
-    expect(summaryCount({ properties_short: 1, horizon_days: 7 })).toBe('1 property in the next 7 days');
-    expect(summaryCount({ properties_short: 3, horizon_days: 7 })).toBe('3 properties in the next 7 days');
+    expect(summaryCount({ properties_short: 1, horizon_days: 7 })).toBe('1 unit in the next 7 days');
+    expect(summaryCount({ properties_short: 3, horizon_days: 7 })).toBe('3 units in the next 7 days');
   });
 });
 
 describe('seeAllText', () => {
   it('says how many properties the full list has when there is more than one', () => {
-    expect(seeAllText(13)).toBe('See all 13 properties');
+    expect(seeAllText(13)).toBe('See all 13 units');
     expect(seeAllText(1)).toBe('Open the forecast');
     expect(seeAllText(0)).toBe('Open the forecast');
   });

@@ -18,13 +18,13 @@ export function summaryDay(entry: SummaryEntry): string {
   return `before ${formatCalendarDay(entry.arrival_date)}`;
 }
 
-/** '1 property in the next 7 days', '3 properties in the next 7 days'. */
+/** '1 unit in the next 7 days', '3 units in the next 7 days'. */
 export function summaryCount(summary: Pick<ForecastSummary, 'properties_short' | 'horizon_days'>): string {
   const n = summary.properties_short;
-  return `${n} ${n === 1 ? 'property' : 'properties'} in the next ${summary.horizon_days} days`;
+  return `${n} ${n === 1 ? 'unit' : 'units'} in the next ${summary.horizon_days} days`;
 }
 
-/** The card's link to /forecast: 'See all 13 properties' when more than one is short, else 'Open the forecast'. */
+/** The card's link to /forecast: 'See all 13 units' when more than one is short, else 'Open the forecast'. */
 export function seeAllText(propertiesShort: number): string {
-  return propertiesShort > 1 ? `See all ${propertiesShort} properties` : 'Open the forecast';
+  return propertiesShort > 1 ? `See all ${propertiesShort} units` : 'Open the forecast';
 }

@@ -48,7 +48,7 @@ function EmptyState({ kind, horizonDays }: { kind: 'no-stays' | 'none-short'; ho
           </Link>
         </>
       ) : (
-        <h2 className="text-xl font-semibold text-slate-900">{`No property runs short in the next ${horizonDays} days`}</h2>
+        <h2 className="text-xl font-semibold text-slate-900">{`No unit runs short in the next ${horizonDays} days`}</h2>
       )}
     </div>
   );
@@ -146,7 +146,7 @@ function ForecastScreen() {
     <>
       <PageHeader
         title="Forecast"
-        subtitle="Properties that would run short before a guest arrives"
+        subtitle="Units that would run short before a guest arrives"
         actions={<HorizonChoice value={horizon} onChange={setHorizon} />}
       />
       <div aria-busy={forecast.isFetching || undefined}>{content}</div>

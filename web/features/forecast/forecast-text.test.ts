@@ -43,8 +43,8 @@ describe('moreShortText', () => {
   it('counts the properties the list left out', () => {
     const shown = [property('a', null, null)];
     expect(moreShortText({ properties: shown, properties_short: 1 })).toBeNull();
-    expect(moreShortText({ properties: shown, properties_short: 2 })).toBe('And 1 more property runs short.');
-    expect(moreShortText({ properties: shown, properties_short: 5 })).toBe('And 4 more properties run short.');
+    expect(moreShortText({ properties: shown, properties_short: 2 })).toBe('And 1 more unit runs short.');
+    expect(moreShortText({ properties: shown, properties_short: 5 })).toBe('And 4 more units run short.');
   });
 });
 

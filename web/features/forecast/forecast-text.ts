@@ -35,11 +35,11 @@ export function forecastEmptyState(answer: Pick<ForecastAnswer, 'properties' | '
   return answer.properties_with_stays === 0 ? 'no-stays' : 'none-short';
 }
 
-/** 'And 4 more properties run short.' when the list was cut; null when it shows them all. */
+/** 'And 4 more units run short.' when the list was cut; null when it shows them all. */
 export function moreShortText(answer: Pick<ForecastAnswer, 'properties' | 'properties_short'>): string | null {
   const more = answer.properties_short - answer.properties.length;
   if (more <= 0) return null;
-  return more === 1 ? 'And 1 more property runs short.' : `And ${more} more properties run short.`;
+  return more === 1 ? 'And 1 more unit runs short.' : `And ${more} more units run short.`;
 }
 
 /** The garages of the listed properties, once each, in the order they first appear (most urgent first). */

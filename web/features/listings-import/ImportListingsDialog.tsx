@@ -100,7 +100,7 @@ function AccountBar({ connection }: { connection: HostawayConnection }) {
       {connection.last_sync_error && <p className="text-sm text-red-700">Last sync failed: {connection.last_sync_error}</p>}
       {confirming && (
         <div role="group" aria-label="Disconnect from Hostaway" className="flex flex-col gap-2">
-          <p className="text-sm text-slate-700">Disconnect from Hostaway? The stored credentials are removed; imported properties stay.</p>
+          <p className="text-sm text-slate-700">Disconnect from Hostaway? The stored credentials are removed; imported units stay.</p>
           <div className="flex gap-2">
             <Button variant="secondary" onClick={() => setConfirming(false)}>
               Cancel
@@ -279,7 +279,7 @@ function ListingsPanel({ connection }: { connection: HostawayConnection }) {
           {noGarage ? (
             <FormAlert message="No garages available. Please create a garage first." />
           ) : (
-            <SelectField id={`${id}-garage`} label="Assign the new properties to garage" value={garage} onChange={(e) => setGarageId(e.target.value)} disabled={!garages.data}>
+            <SelectField id={`${id}-garage`} label="Assign the new units to garage" value={garage} onChange={(e) => setGarageId(e.target.value)} disabled={!garages.data}>
               {garages.data?.map((g) => (
                 <option key={g.id} value={g.id}>
                   {g.name} - {g.address}

@@ -24,7 +24,7 @@ function ChangeLine({ change, children }: { change: PendingChange; children?: Re
       <p className="text-sm text-slate-600">
         {`Made ${formatDateTime(change.madeAt)} · `}
         <Link to={change.href} className="font-medium text-blue-700 underline-offset-2 hover:underline">
-          {change.kind === 'count' ? 'Open the count' : 'Open the property'}
+          {change.kind === 'count' ? 'Open the count' : 'Open the unit'}
         </Link>
       </p>
       {children}

@@ -19,7 +19,7 @@ import { useCreateApiKey } from '../api/api-keys';
 const ROLE_CHOICES: { role: ApiKeyRole; label: string }[] = [
   { role: 'read_only', label: 'Read-only — reads units, garages, items, stock and reports' },
   { role: 'member', label: 'Member — also changes stock' },
-  { role: 'admin', label: 'Admin — also manages items, storage and properties' },
+  { role: 'admin', label: 'Admin — also manages items, garages and units' },
 ];
 
 function CreateForm({ onCreated, onClose }: { onCreated: (key: CreatedApiKey) => void; onClose: () => void }) {

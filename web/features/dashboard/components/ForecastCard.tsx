@@ -17,7 +17,7 @@ export function ForecastCard() {
   let content;
   if (summary.data && summary.data.properties_short === 0) {
     content = (
-      <p className="flex flex-1 items-center justify-center text-center text-base text-slate-500">{`No property runs short in the next ${summary.data.horizon_days} days`}</p>
+      <p className="flex flex-1 items-center justify-center text-center text-base text-slate-500">{`No unit runs short in the next ${summary.data.horizon_days} days`}</p>
     );
   } else if (summary.data) {
     content = (

@@ -25,7 +25,7 @@ export function OrderForecastPanel({ garageId }: { garageId: string }) {
           <li key={line.item_id} className="flex items-center justify-between gap-3 py-2">
             <div className="min-w-0">
               <p className="text-base font-medium break-words text-slate-900">{line.item_name}</p>
-              <p className="text-sm text-slate-600">{`${line.garage_quantity} in storage · ${line.needed} needed · min ${line.minimum_threshold}`}</p>
+              <p className="text-sm text-slate-600">{`${line.garage_quantity} in garage · ${line.needed} needed · min ${line.minimum_threshold}`}</p>
             </div>
             <span className="shrink-0 text-base font-semibold text-slate-900 tabular-nums">{`Order ${line.order}`}</span>
           </li>

@@ -114,7 +114,7 @@ function RemoveLink({ unitId, link, onClose }: { unitId: string; link: CalendarL
   return (
     <div className="flex flex-col gap-4">
       <p className="break-all text-base text-slate-700">{link.url}</p>
-      <p className="text-base text-slate-700">Stays from this link that have not ended are removed from the property; past stays are kept.</p>
+      <p className="text-base text-slate-700">Stays from this link that have not ended are removed from the unit; past stays are kept.</p>
       <DialogActions>
         <Button variant="secondary" onClick={onClose}>
           Cancel
@@ -187,7 +187,7 @@ export function CalendarLinks({ unitId }: { unitId: string }) {
         <p className="text-base text-slate-700">
           Typical guests per stay: {state.typical_guests ?? `${DEFAULT_TYPICAL_GUESTS} (default)`}
         </p>
-        {manage.allowed && full && <p className="text-sm text-slate-600">A property can have at most {MAX_CALENDAR_LINKS} calendar links.</p>}
+        {manage.allowed && full && <p className="text-sm text-slate-600">A unit can have at most {MAX_CALENDAR_LINKS} calendar links.</p>}
         <div className="flex flex-wrap gap-2">
           {manage.allowed && !full && (
             <Button variant="secondary" onClick={() => setOpen({ dialog: 'add' })} className="flex-auto whitespace-nowrap sm:flex-none">

@@ -34,7 +34,7 @@ function InviteForm({ onClose }: { onClose: () => void }) {
       />
       <SelectField id={`${id}-role`} label="Role" error={errors.role?.message} {...register('role')}>
         <option value="member">Member — changes stock</option>
-        <option value="admin">Admin — also manages items, storage, properties and users</option>
+        <option value="admin">Admin — also manages items, garages, units and users</option>
       </SelectField>
       <DialogActions>
         <Button variant="secondary" onClick={onClose}>
