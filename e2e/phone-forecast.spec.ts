@@ -9,6 +9,7 @@ import type { ForecastAnswer } from '../common/contracts/forecast';
 import type { ForecastSummary } from '../common/contracts/forecast-summary';
 import type { Garage } from '../common/contracts/stock';
 import { onDemoData } from './fixtures/demo-session';
+import { MIN_TARGET_PX } from './fixtures/targets';
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
 
@@ -50,7 +51,7 @@ test('the properties that run out, from the dashboard, and the garages list, on 
 
   // Each property's name is a link of at least 44 px high.
   const name = runsOut.getByTestId('forecast-property').first().getByRole('link').first();
-  expect((await name.boundingBox())!.height).toBeGreaterThanOrEqual(44);
+  expect((await name.boundingBox())!.height).toBeGreaterThanOrEqual(MIN_TARGET_PX);
 
   // The scroll it takes to read the whole "runs out" section: its bottom below the first screen.
   const sectionScroll = await runsOut.evaluate((section) => Math.max(0, Math.ceil(section.getBoundingClientRect().bottom + window.scrollY - window.innerHeight)));

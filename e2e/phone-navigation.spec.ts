@@ -6,6 +6,7 @@
  */
 import { expect, test, type Page } from '@playwright/test';
 import { onDemoData } from './fixtures/demo-session';
+import { MIN_TARGET_PX } from './fixtures/targets';
 
 /** Waits for the signed-in dashboard. */
 const onDashboard = (page: Page) => expect(page.getByTestId('unit-alerts')).toBeVisible();
@@ -27,8 +28,8 @@ test.describe('phone', () => {
       ] as const) {
         const link = tabs.getByRole('link', { name: tab });
         const box = (await link.boundingBox())!;
-        expect(box.width, `${tab} tab width`).toBeGreaterThanOrEqual(44);
-        expect(box.height, `${tab} tab height`).toBeGreaterThanOrEqual(44);
+        expect(box.width, `${tab} tab width`).toBeGreaterThanOrEqual(MIN_TARGET_PX);
+        expect(box.height, `${tab} tab height`).toBeGreaterThanOrEqual(MIN_TARGET_PX);
         await link.tap();
         await expect(page).toHaveTitle(`${title} · Inventory Manager`);
         await expect(link).toHaveAttribute('aria-current', 'page');
