@@ -27,29 +27,68 @@ interface PgliteLike {
   exec(text: string): Promise<unknown>;
 }
 
-/** pg-boss's `db` on `database`'s own connection(s). */
-function bossDb(database: Database): { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } {
+/**
+ * What the queue has under way: pg-boss's statements in flight and job handlers running.
+ * pg-boss's graceful stop waits only for jobs already handed to a handler; a fetch sent just
+ * before the stop can still come back with a job, whose handler then ran on a database the
+ * server had closed, and whose failure, recorded on that closed database, rejected with nobody
+ * listening: the server exited 1 on SIGTERM.
+ */
+class Activity {
+  private busy = 0;
+
+  /** `work()`, counted until it settles. */
+  async track<T>(work: () => Promise<T>): Promise<T> {
+    this.busy++;
+    try {
+      return await work();
+    } finally {
+      this.busy--;
+    }
+  }
+
+  /**
+   * Resolves at the first timer tick with nothing under way, or after `timeoutMs`. A fetch's
+   * answer hands its jobs to their handler within the same turn of the event loop, so a timer
+   * tick never falls between the two.
+   */
+  async settled(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    do await new Promise((resolve) => setTimeout(resolve, 20));
+    while (this.busy > 0 && Date.now() < deadline);
+  }
+}
+
+/** pg-boss's `db` on `database`'s own connection(s), its statements counted in `activity`. */
+function bossDb(database: Database, activity: Activity): { executeSql(text: string, values?: unknown[]): Promise<{ rows: unknown[] }> } {
   if (database.pool) {
     const pool = database.pool;
-    return { executeSql: async (text, values) => pool.query(text, values as unknown[]) };
+    return { executeSql: (text, values) => activity.track(() => pool.query(text, values as unknown[])) };
   }
   const client = (database.db as unknown as { $client: PgliteLike }).$client;
   return {
-    async executeSql(text, values) {
-      if (values && values.length > 0) return client.query(text, values);
-      const result = (await client.exec(text)) as { rows?: unknown[] } | { rows?: unknown[] }[];
-      const last = Array.isArray(result) ? result.at(-1) : result;
-      return { rows: last?.rows ?? [] };
-    },
+    executeSql: (text, values) =>
+      activity.track(async () => {
+        if (values && values.length > 0) return client.query(text, values);
+        const result = (await client.exec(text)) as { rows?: unknown[] } | { rows?: unknown[] }[];
+        const last = Array.isArray(result) ? result.at(-1) : result;
+        return { rows: last?.rows ?? [] };
+      }),
   };
 }
+
+/** How long `stop` waits for running jobs, in milliseconds. */
+const STOP_TIMEOUT_MS = 10_000;
 
 export interface JobQueueOptions {
   /** How often an idle worker looks for new jobs, in seconds (at least 0.5). */
   pollingIntervalSeconds?: number;
 }
 
-/** The started queue; `stop` waits for running jobs (up to 10 s) and stops polling. */
+/**
+ * The started queue; `stop` stops polling and waits (up to 10 s) for running jobs and for the
+ * fetches already sent, with the jobs they bring.
+ */
 export interface JobQueue {
   boss: PgBoss;
   pollingIntervalSeconds: number;
@@ -59,6 +98,11 @@ export interface JobQueue {
    * changes nothing.
    */
   createQueue(name: string, options: PgBoss.Queue): Promise<void>;
+  /**
+   * pg-boss's `work`, each run of `handler` counted so that `stop` waits for it: what registers
+   * a worker does it through this, never through `boss`.
+   */
+  work<T extends object>(name: string, options: PgBoss.WorkOptions, handler: (jobs: PgBoss.Job<T>[]) => Promise<unknown>): Promise<string>;
   stop(): Promise<void>;
 }
 
@@ -67,8 +111,9 @@ export interface JobQueue {
  * @throws whatever keeps pg-boss from starting (its schema cannot be created).
  */
 export async function startJobQueue(database: Database, opts: JobQueueOptions = {}): Promise<JobQueue> {
+  const activity = new Activity();
   const boss = new PgBoss({
-    db: bossDb(database) as never,
+    db: bossDb(database, activity) as never,
     // Cron schedules are not used: each company's sync schedules its own next run (sync-jobs.ts).
     schedule: false,
     supervise: true,
@@ -80,6 +125,11 @@ export async function startJobQueue(database: Database, opts: JobQueueOptions = 
     boss,
     pollingIntervalSeconds: opts.pollingIntervalSeconds ?? 2,
     createQueue: (name, options) => withSchemaLock(database, () => boss.createQueue(name, options)),
-    stop: () => boss.stop({ graceful: true, wait: true, timeout: 10_000, close: false }),
+    work: (name, options, handler) => boss.work(name, options, (jobs) => activity.track(() => handler(jobs as never))),
+    async stop() {
+      const started = Date.now();
+      await boss.stop({ graceful: true, wait: true, timeout: STOP_TIMEOUT_MS, close: false });
+      await activity.settled(STOP_TIMEOUT_MS - (Date.now() - started));
+    },
   };
 }

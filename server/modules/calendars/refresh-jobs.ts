@@ -31,7 +31,7 @@ export async function queuedCalendarJobs(queue: JobQueue, deps: CalendarDeps, re
   const next = (tenantId: string, unitId: string) =>
     boss.send(CALENDAR_REFRESH_JOB, { tenantId, unitId }, { singletonKey: `${tenantId}:${unitId}:next`, startAfter: refreshMinutes * 60 });
 
-  await boss.work<{ tenantId: string; unitId: string }>(CALENDAR_REFRESH_JOB, { pollingIntervalSeconds: queue.pollingIntervalSeconds }, async ([job]) => {
+  await queue.work<{ tenantId: string; unitId: string }>(CALENDAR_REFRESH_JOB, { pollingIntervalSeconds: queue.pollingIntervalSeconds }, async ([job]) => {
     const { tenantId, unitId } = job!.data;
     // A failing link keeps its schedule; only the last link removed or a deleted property
     // (nothing to read) ends the chain.

@@ -71,7 +71,7 @@ export async function queuedDailyEmailJobs(queue: JobQueue, deps: DailyEmailDeps
     if (await wanted(tenantId)) await schedule(tenantId, nextSendDay(now(), deps.sendHour, await zoneOf(tenantId)));
   };
 
-  await boss.work<{ tenantId: string; day: string }>(SEND, { pollingIntervalSeconds: queue.pollingIntervalSeconds }, async ([job]) => {
+  await queue.work<{ tenantId: string; day: string }>(SEND, { pollingIntervalSeconds: queue.pollingIntervalSeconds }, async ([job]) => {
     const { tenantId, day } = job!.data;
     if (!(await wanted(tenantId))) return { skipped: 'no recipients' };
     const zone = await zoneOf(tenantId);

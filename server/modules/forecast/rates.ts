@@ -210,7 +210,7 @@ export async function startRatesJobs(queue: JobQueue, db: Db, now: () => Date, a
   await queue.createQueue(RATES_JOB, { name: RATES_JOB, policy: 'stately', retryLimit: 3, retryDelay: 60, retryBackoff: true });
   const next = async (tenantId: string) =>
     void (await boss.send(RATES_JOB, { tenantId }, { singletonKey: `${tenantId}:next`, startAfter: RATES_REFRESH_HOURS * 3600 }));
-  await boss.work<{ tenantId: string }>(RATES_JOB, { pollingIntervalSeconds: queue.pollingIntervalSeconds }, async ([job]) => {
+  await queue.work<{ tenantId: string }>(RATES_JOB, { pollingIntervalSeconds: queue.pollingIntervalSeconds }, async ([job]) => {
     const { tenantId } = job!.data;
     const exists = await withTenant(db, tenantId, (tx) => queryRows(tx, sql`select 1 from tenants where id = ${tenantId}`));
     if (exists.length === 0) return { skipped: 'no such company' };

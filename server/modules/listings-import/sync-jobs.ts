@@ -41,13 +41,13 @@ export async function queuedJobs(queue: JobQueue, deps: HostawayDeps, syncMinute
   await queue.createQueue(RESERVATION, { name: RESERVATION, policy: 'standard', ...retries });
   const every = { pollingIntervalSeconds: queue.pollingIntervalSeconds };
 
-  await boss.work<{ tenantId: string }>(SYNC, every, async ([job]) => {
+  await queue.work<{ tenantId: string }>(SYNC, every, async ([job]) => {
     const { tenantId } = job!.data;
     if (!(await connectedAccount(deps, tenantId))) return { skipped: 'not connected' };
     await boss.send(SYNC, { tenantId }, { singletonKey: `${tenantId}:next`, startAfter: syncMinutes * 60 });
     return syncReservations(deps, tenantId);
   });
-  await boss.work<{ tenantId: string; id: number }>(RESERVATION, every, async ([job]) => {
+  await queue.work<{ tenantId: string; id: number }>(RESERVATION, every, async ([job]) => {
     const { tenantId, id } = job!.data;
     if (!(await connectedAccount(deps, tenantId))) return { skipped: 'not connected' };
     return { stored: await refreshReservation(deps, tenantId, id) };

@@ -23,7 +23,7 @@ export async function startWebhookDeliveries(queue: JobQueue, deps: WebhookDeps,
   const { boss } = queue;
   await queue.createQueue(WEBHOOK_SEND_JOB, { name: WEBHOOK_SEND_JOB, policy: 'stately', retryLimit: 1_000_000, retryDelay: RETRY_SECONDS });
   const next = () => boss.send(WEBHOOK_SEND_JOB, {}, { singletonKey: 'sweep', startAfter: pollSeconds });
-  await boss.work(WEBHOOK_SEND_JOB, { pollingIntervalSeconds: queue.pollingIntervalSeconds }, async () => {
+  await queue.work(WEBHOOK_SEND_JOB, { pollingIntervalSeconds: queue.pollingIntervalSeconds }, async () => {
     try {
       const sent = await sendDueDeliveries(deps);
       return { ...sent, pruned: await pruneOldEvents(deps.db, deps.now()) };
