@@ -29,7 +29,10 @@ export default defineConfig({
     // (test.use({ serviceWorkers: 'allow' })): elsewhere each new page would precache the whole
     // app shell (~800 kB, decision 046) for nothing.
     serviceWorkers: 'block',
-    trace: 'retain-on-failure',
+    // Recording a trace costs every test, passing or not, since the recorder does not know the
+    // outcome ahead: Chromium's CPU time doubled with it (decision 054). To see a failure step by
+    // step, run its spec again with `npx playwright test <spec> --trace retain-on-failure`.
+    trace: 'off',
     screenshot: 'only-on-failure',
   },
 });

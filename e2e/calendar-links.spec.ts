@@ -8,15 +8,14 @@
  * opened from the menu, lists the property (no towels there, minimum 4: below the minimum at
  * the first check-in); removing a link asks first and takes it off the page.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { onboardedOperator } from './fixtures/account';
 import { freePort, startServer } from './fixtures/server';
 import { startSmtpSink, type SmtpSink } from './fixtures/smtp-sink';
+import { migratedDataDir } from './fixtures/templates';
 
 const sizes = {
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
@@ -204,7 +203,7 @@ test('calendar links: add two, one booking one stay, the forecast, and remove on
   // accessibility walks and timed out at 120 s.
   test.setTimeout(300_000);
   const feeds = await startFeeds();
-  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-calendar-'));
+  const dataDir = await migratedDataDir('calendar');
   const smtp = await startSmtpSink();
   const server = await startServer(await freePort(), {
     DATA_DIR: dataDir,

@@ -1,7 +1,7 @@
-/** Removes the run's demo template (e2e/fixtures/demo.ts), if a spec seeded one. */
+/** Removes the run's templates (e2e/fixtures/templates.ts), if a spec made one. */
 import { rmSync } from 'node:fs';
-import { demoTemplateRoot } from './fixtures/demo';
+import { templatesRoot } from './fixtures/templates';
 
 export default function globalTeardown(): void {
-  rmSync(demoTemplateRoot(), { recursive: true, force: true });
+  rmSync(templatesRoot(), { recursive: true, force: true });
 }

@@ -4,14 +4,13 @@
  * the garage, see the new properties on /units; open the dialog again and see them as imported;
  * see a property's upcoming stays, and a reservation changed in Hostaway arrive by webhook.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { makeListings, makeReservations, startFakeHostaway } from '../server/test/fake-hostaway';
 import { onboardedOperator } from './fixtures/account';
 import { freePort, startServer } from './fixtures/server';
 import { startSmtpSink } from './fixtures/smtp-sink';
+import { migratedDataDir } from './fixtures/templates';
 
 test('connect to Hostaway, import every listing into the garage, and see them as imported', async ({ page }) => {
   const listings = makeListings(30);
@@ -21,7 +20,7 @@ test('connect to Hostaway, import every listing into the garage, and see them as
     // the waits it causes) are covered by the API tests, not by this journey.
     rateLimit: 100,
   });
-  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-hostaway-'));
+  const dataDir = await migratedDataDir('hostaway');
   const smtp = await startSmtpSink();
   const server = await startServer(await freePort(), {
     DATA_DIR: dataDir,

@@ -6,13 +6,12 @@
  * the units again from the device. With the network back the mark goes and Reports loads. The
  * data is kept in IndexedDB for the signed-in user, and signing out deletes it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import { onboardedOperator } from './fixtures/account';
 import { freePort, startServer } from './fixtures/server';
 import { startSmtpSink } from './fixtures/smtp-sink';
+import { migratedDataDir } from './fixtures/templates';
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers: 'allow' });
 
@@ -48,7 +47,7 @@ async function goTo(page: Page, name: string): Promise<void> {
 }
 
 test('Units, a unit, Count and Garages read offline; Reports needs a connection; sign-out deletes what was kept', async ({ page, context }) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-offline-'));
+  const dataDir = await migratedDataDir('offline');
   const smtp = await startSmtpSink();
   const server = await startServer(await freePort(), { DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
   const { url } = server;

@@ -8,14 +8,13 @@
  * back waits in "Not sent" with the server's reason until it is discarded; signing out with a
  * change waiting asks first.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
 import type { Garage, Unit } from '../common/contracts/stock';
 import { onboardedOperator } from './fixtures/account';
 import { freePort, startServer } from './fixtures/server';
 import { startSmtpSink } from './fixtures/smtp-sink';
+import { migratedDataDir } from './fixtures/templates';
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, serviceWorkers: 'allow' });
 
@@ -54,7 +53,7 @@ function putBack(page: Page, changes: unknown[]): Promise<void> {
 }
 
 test('changes made offline are kept, survive a reload, and are written once when the network is back', async ({ page, context }) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-offline-'));
+  const dataDir = await migratedDataDir('offline');
   const smtp = await startSmtpSink();
   const server = await startServer(await freePort(), { DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
   const { url } = server;

@@ -5,15 +5,15 @@
  * typed characters, pixels of scroll and seconds it takes to count a 31-item garage where 4 items
  * differ (issue 32: ≤ 10 taps), leaving with a draft asking first and a reload restoring the draft.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { onDemoData } from './fixtures/demo-session';
 import { onboardedOperator } from './fixtures/account';
 import { measureScroll } from './fixtures/scroll';
 import { freePort, startServer } from './fixtures/server';
 import { startSmtpSink } from './fixtures/smtp-sink';
+import { migratedDataDir } from './fixtures/templates';
 
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -29,7 +29,7 @@ function acceptLeaving(page: Page): { asked: () => number } {
 }
 
 test('counting a unit: decimals refused, an item added, filters, and stock that moved while counting', async ({ page }) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-count-'));
+  const dataDir = await migratedDataDir('count');
   const smtp = await startSmtpSink();
   const server = await startServer(await freePort(), { DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
   const { url } = server;

@@ -9,9 +9,8 @@
  * how much scrolling it takes to restock two items by quantity, found with the property page's
  * search, and what its "Needs stock" view lists.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import { expect, test, type Page } from '@playwright/test';
 import type { DashboardResponse } from '../common/contracts/dashboard';
 import type { Garage, Unit } from '../common/contracts/stock';
@@ -20,6 +19,7 @@ import { onDemoData } from './fixtures/demo-session';
 import { onboardedOperator } from './fixtures/account';
 import { freePort, startServer } from './fixtures/server';
 import { startSmtpSink } from './fixtures/smtp-sink';
+import { migratedDataDir } from './fixtures/templates';
 
 
 test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
@@ -34,7 +34,7 @@ function recordRequests(page: Page, suffix: string): unknown[] {
 }
 
 test('restock by quantity, quick taps, undo, a remove that asks, and a garage delete refused', async ({ page }) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-phone-'));
+  const dataDir = await migratedDataDir('phone');
   const smtp = await startSmtpSink();
   const server = await startServer(await freePort(), { DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
   const { url } = server;

@@ -11,12 +11,12 @@
  * reads the built app's Vite manifest (dist/web, which `npm run test:e2e` builds) to know the
  * screens' file names.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect, test, type Page } from '@playwright/test';
 import { freePort, startServer } from './fixtures/server';
+import { migratedDataDir } from './fixtures/templates';
 
 /** The built web app the server serves (server/paths.ts). */
 const WEB_ROOT = fileURLToPath(new URL('../dist/web', import.meta.url));
@@ -79,7 +79,7 @@ function fetchStatuses(page: Page, urls: string[]): Promise<Record<string, numbe
 test.use({ serviceWorkers: 'allow' });
 
 test('installable: the manifest and its icons, the service worker, and the shell offline', async ({ page, context }) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-pwa-'));
+  const dataDir = await migratedDataDir('pwa');
   const server = await startServer(await freePort(), { DATA_DIR: dataDir });
   const { url } = server;
   try {

@@ -7,8 +7,7 @@
  * applied; leaving the confirmation asks first. Without an AI key the scanner says it is not
  * configured.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect, test, type Page } from '@playwright/test';
 import config from '../playwright.config';
@@ -16,6 +15,7 @@ import { allowedItemIds, startFakeOpenAi } from '../server/test/fake-openai';
 import { onboardedOperator } from './fixtures/account';
 import { freePort, startServer } from './fixtures/server';
 import { startSmtpSink } from './fixtures/smtp-sink';
+import { migratedDataDir } from './fixtures/templates';
 
 const base = config.use?.launchOptions ?? {};
 test.use({
@@ -59,7 +59,7 @@ async function stockOf(page: Page, url: string, unitId: string) {
 }
 
 test('scan a photo into a unit from an upload and from the camera, confirm, and stock moves from the garage', async ({ page }) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-scan-'));
+  const dataDir = await migratedDataDir('scan');
   const smtp = await startSmtpSink();
   const fake = await startFakeOpenAi();
   const server = await startServer(await freePort(), {
@@ -155,7 +155,7 @@ test('scan a photo into a unit from an upload and from the camera, confirm, and 
 });
 
 test('without an AI key the scanner says photo counting is not configured', async ({ page }) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-scan-off-'));
+  const dataDir = await migratedDataDir('scan-off');
   const smtp = await startSmtpSink();
   const server = await startServer(await freePort(), { DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, OPENAI_API_KEY: '' });
   try {

@@ -4,18 +4,17 @@
  * it (two quick minus taps are one use of 2); the dashboard shows the alerts and activity those actions caused. Then the demo data
  * (`npm run seed:demo`) gives the demo operator a full dashboard.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { onDemoData } from './fixtures/demo-session';
 import { onboardedOperator } from './fixtures/account';
 import { freePort, startServer } from './fixtures/server';
 import { startSmtpSink } from './fixtures/smtp-sink';
+import { migratedDataDir } from './fixtures/templates';
 
 
 test('items, storage, a property, plus and minus, and the dashboard', async ({ page }) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-stock-'));
+  const dataDir = await migratedDataDir('stock');
   const smtp = await startSmtpSink();
   const server = await startServer(await freePort(), { DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
   const { url } = server;

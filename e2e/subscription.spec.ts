@@ -5,13 +5,12 @@
  * server is stopped, as the README describes for installs without Stripe.
  */
 import { execFile } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { promisify } from 'node:util';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { freePort, startServer, type RunningServer } from './fixtures/server';
 import { startSmtpSink, type SmtpSink } from './fixtures/smtp-sink';
+import { migratedDataDir } from './fixtures/templates';
 
 const run = promisify(execFile);
 
@@ -58,7 +57,7 @@ function card(page: Page, name: string) {
 }
 
 test('subscription: trial, plan limit, expired trial, active plan (embedded database, no Stripe)', async ({ page, request }) => {
-  const dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-billing-'));
+  const dataDir = await migratedDataDir('billing');
   let smtp: SmtpSink | undefined;
   let server: RunningServer | undefined;
   try {

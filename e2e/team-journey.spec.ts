@@ -6,13 +6,12 @@
  * them and the member's open page is returned to sign-in. Then a forgotten password is reset
  * through the emailed link.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { expect, test } from '@playwright/test';
 import { onboardedOperator, PASSWORD, signInThroughPage } from './fixtures/account';
 import { freePort, startServer, type RunningServer } from './fixtures/server';
 import { startSmtpSink, type SmtpSink } from './fixtures/smtp-sink';
+import { migratedDataDir } from './fixtures/templates';
 
 /** The first link in the newest email to `to` whose subject matches, waiting for it. */
 async function linkIn(smtp: SmtpSink, to: string, subject: RegExp): Promise<string> {
@@ -32,7 +31,7 @@ let server: RunningServer;
 let dataDir: string;
 
 test.beforeAll(async () => {
-  dataDir = mkdtempSync(join(tmpdir(), 'inv-e2e-team-'));
+  dataDir = await migratedDataDir('team');
   smtp = await startSmtpSink();
   server = await startServer(await freePort(), { DATA_DIR: dataDir, SMTP_URL: `smtp://127.0.0.1:${smtp.port}` });
 });
