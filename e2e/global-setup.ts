@@ -5,10 +5,10 @@
  * the main process's environment to the workers. The web app is built beforehand (`npm run build`,
  * README).
  */
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import { bundleServer } from './fixtures/server';
 
 export default function globalSetup(): void {
-  execFileSync('npm', ['run', '--silent', 'build:server'], { stdio: 'inherit' });
+  bundleServer();
   process.env.E2E_RUN_ID ??= randomUUID();
 }

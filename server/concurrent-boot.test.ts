@@ -1,7 +1,7 @@
 /**
  * Several servers starting at once on a new PostgreSQL database (docs/operations.md "Starting
- * several servers"): three real server processes (`node --import tsx server/main.ts`, as e2e
- * starts it) spawned together on a throw-away database must all come up and answer /api/health and
+ * several servers"): three real server processes (`dist/server.mjs`, bundled first, as the
+ * browser tests start it) spawned together on a throw-away database must all come up and answer /api/health and
  * /api/ready, then stop cleanly on SIGTERM. Before the schema lock covered pg-boss's queues
  * (server/db/schema-lock.ts), two of three died at boot with "deadlock detected". Runs when
  * DATABASE_URL is set; ~15 s.
@@ -10,8 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { afterAll, describe, expect, inject, it } from 'vitest';
-import { freePort, startServer, type RunningServer } from '../e2e/fixtures/server';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { bundleServer, freePort, startServer, type RunningServer } from '../e2e/fixtures/server';
 import { migrationsFolder } from './paths';
 import { databaseUrlFor } from './db/pg-url';
 
@@ -35,6 +35,7 @@ describe.skipIf(!inject('pgTemplateUrl'))('servers booting together on a new Pos
   };
   const admin = (statement: string) => query(adminUrl, statement);
 
+  beforeAll(() => bundleServer());
   afterAll(async () => {
     await Promise.allSettled(servers.map((s) => s.stop()));
     await admin(`drop database if exists ${name} with (force)`);
