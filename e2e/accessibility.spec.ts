@@ -7,7 +7,9 @@
  *
  * The signed-in screens run on the demo data (scripts/seed-demo.ts), in one signed-in page; the
  * setup steps with a new company whose steps are saved through the API one after the other; the
- * sign-in and sign-up screens signed out. A new screen or dialog is one line of `screens`.
+ * sign-in, sign-up, forgot-password and reset-password screens signed out (the last with a
+ * secret in its address, as the emailed link has, so that its form shows). A new screen or dialog
+ * is one line of `screens`.
  *
  * Each page moves between screens inside the app rather than loading it anew, and a dialog is
  * closed with Escape for the next screen on the same page: loading the whole app for every
@@ -72,6 +74,9 @@ const saveStep = (step: string, data: unknown) => async (request: APIRequestCont
 const screens: Screen[] = [
   { name: 'sign in', who: 'signed-out', path: '/login', title: 'Sign in', ready: heading('Inventory Manager') },
   { name: 'sign up', who: 'signed-out', path: '/signup', title: 'Sign up', ready: heading('Create your account') },
+  { name: 'forgot password', who: 'signed-out', path: '/forgot-password', title: 'Forgot password', ready: heading('Reset your password') },
+  // The emailed link carries its secret after '#': with one, the screen shows its form.
+  { name: 'reset password', who: 'signed-out', path: '/reset-password#a11y-walk', title: 'Reset password', ready: (page) => page.getByLabel('New Password') },
   { name: 'setup: company', who: 'new', path: '/onboarding/company', title: 'Setup', ready: heading('Company details') },
   {
     name: 'setup: items',
@@ -273,15 +278,15 @@ const clean = new WeakSet<Page>();
  * entry and the popstate event its router listens to), which saves loading the whole app.
  */
 async function show(page: Page, address: string, reload: boolean) {
-  const { origin, pathname } = new URL(address);
+  const { origin, pathname, hash } = new URL(address);
   const current = new URL(page.url());
   if (reload || !clean.has(page) || current.origin !== origin) {
     await page.goto(address);
-  } else if (current.pathname !== pathname) {
+  } else if (current.pathname + current.hash !== pathname + hash) {
     await page.evaluate((path) => {
       window.history.pushState(null, '', path);
       window.dispatchEvent(new PopStateEvent('popstate'));
-    }, pathname);
+    }, pathname + hash);
   }
   clean.add(page);
 }

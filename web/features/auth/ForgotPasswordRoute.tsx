@@ -30,7 +30,7 @@ export function ForgotPasswordRoute() {
         </form>
       )}
       <p className="mt-6 text-center text-base">
-        <Link to="/login" className="font-medium text-blue-700 underline-offset-2 hover:underline">
+        <Link to="/login" className="-my-3 inline-flex min-h-11 items-center font-medium text-blue-700 underline-offset-2 hover:underline">
           Back to sign in
         </Link>
       </p>

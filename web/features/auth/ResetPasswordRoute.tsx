@@ -62,7 +62,7 @@ export function ResetPasswordRoute() {
         </form>
       )}
       <p className="mt-6 text-center text-base">
-        <Link to="/forgot-password" className="font-medium text-blue-700 underline-offset-2 hover:underline">
+        <Link to="/forgot-password" className="-my-3 inline-flex min-h-11 items-center font-medium text-blue-700 underline-offset-2 hover:underline">
           Ask for a new link
         </Link>
       </p>
