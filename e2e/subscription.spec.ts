@@ -4,15 +4,11 @@
  * expired trial and an active plan, each set with the operator command `tenant:plan` while the
  * server is stopped, as the README describes for installs without Stripe.
  */
-import { execFile } from 'node:child_process';
 import { rmSync } from 'node:fs';
-import { promisify } from 'node:util';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { freePort, startServer, type RunningServer } from './fixtures/server';
 import { startSmtpSink, type SmtpSink } from './fixtures/smtp-sink';
-import { migratedDataDir } from './fixtures/templates';
-
-const run = promisify(execFile);
+import { migratedDataDir, runScript } from './fixtures/templates';
 
 const email = 'billing-host@example.com';
 const password = 'linen-closet-42';
@@ -47,9 +43,7 @@ async function onboard(page: Page, url: string) {
 
 /** `npm run tenant:plan -- <company> <plan>` on the stopped server's data directory. */
 async function setPlan(dataDir: string, plan: string) {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir };
-  delete env.DATABASE_URL;
-  await run(process.execPath, ['--import', 'tsx', 'scripts/tenant-plan.ts', company, plan], { env });
+  await runScript('scripts/tenant-plan.ts', dataDir, [company, plan]);
 }
 
 function card(page: Page, name: string) {
