@@ -12,6 +12,7 @@ const ISOLATED = [
   'server/modules/reports/utc-days.test.ts',
   'web/app/query-client.test.ts',
   'web/app/router.test.ts',
+  'web/lib/outbox/outbox.test.ts',
   'web/features/subscription/handle-plan-error.test.ts',
 ];
 

@@ -86,10 +86,15 @@ export async function apiFetch<T = unknown>(path: string, options: ApiFetchOptio
   }
   const data = await readJson(response);
   if (!response.ok) throw toApiError(response.status, data);
-  if (!schema) return data as T;
+  return schema ? validated(schema, data, response.status) : (data as T);
+}
+
+/**
+ * An answer of `status` checked against `schema`.
+ * @throws ApiError UNEXPECTED_RESPONSE when it does not match
+ */
+export function validated<T>(schema: core.$ZodType<T>, data: unknown, status = 200): T {
   const parsed = safeParse(schema, data);
-  if (!parsed.success) {
-    throw new ApiError('UNEXPECTED_RESPONSE', 'Something went wrong. Please try again.', response.status);
-  }
+  if (!parsed.success) throw new ApiError('UNEXPECTED_RESPONSE', 'Something went wrong. Please try again.', status);
   return parsed.data;
 }

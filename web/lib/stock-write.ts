@@ -1,24 +1,20 @@
 /**
- * Sending one stock write from a screen (docs/product.md "Offline use"): online it goes at once
- * with a new Idempotency-Key; when the phone is offline, the request fails on the network, or
- * older changes are still waiting, it is kept in the outbox with that same key and sent in order
- * later — a request that reached the server before the network failed is then answered, not
- * written again. The caller learns that by the ChangeKept it throws.
+ * Sending one stock write from a screen (docs/product.md "Offline use",
+ * docs/decisions/055-every-write-kept-first.md): the write is kept in the outbox with a new
+ * Idempotency-Key before it is sent, and sent after any change made before it; a page that closes
+ * while it is on its way leaves it kept, and the next page sends it with the same key, which the
+ * server answers without writing it twice. Offline, or when the network fails, it stays kept and
+ * the caller learns that by the ChangeKept it throws.
  */
 import type { core } from 'zod/mini';
-import { apiFetch } from './api-fetch';
+import { apiFetch, validated } from './api-fetch';
 import { ApiError, isNetworkError } from './api-error';
-import { keepChange, outboxSnapshot, outboxStarted, outboxUser } from './outbox/outbox';
+import { outboxUser, sendChange, type SendResult } from './outbox/outbox';
 import { wantOutbox } from './outbox/outbox-demand';
 import type { PendingChangeKind } from './outbox/pending-change';
+import { signedInUserId } from './signed-in-user';
 
-/**
- * How long a write waits for the outbox to start, in ms: it starts when this module loads (below),
- * so only a write made in the first moments of a page can find it still starting.
- */
-const OUTBOX_START_WAIT_MS = 5000;
-
-// A screen that writes stock may have to keep a change on the phone from its first tap.
+// A screen that writes stock has its changes sent by the outbox from its first tap.
 wantOutbox();
 
 /** Thrown when the write was kept on the phone instead of answered: the screen shows it as made. */
@@ -31,9 +27,9 @@ export class ChangeKept extends Error {
 }
 
 /**
- * Thrown when the network failed and the outbox could not keep the write (it had not started, e.g.
- * its code still on its way over a weak signal): nothing is kept. Sending it again with `key`
- * (sendStockWrite's `idempotencyKey`) writes it once, even if the first request reached the server.
+ * Thrown when the network failed and the write could not be kept (IndexedDB missing or refusing,
+ * or nobody signed in): nothing is kept. Sending it again with `key` (sendStockWrite's
+ * `idempotencyKey`) writes it once, even if the first request reached the server.
  */
 export class ChangeNotSent extends ApiError {
   constructor(
@@ -49,11 +45,20 @@ export function isChangeKept(error: unknown): error is ChangeKept {
   return error instanceof ChangeKept;
 }
 
-/** What the outbox's lists say of the write, should it be kept. */
+/** What the outbox's lists say of the write while it is kept. */
 export interface StockWriteDescription {
   kind: PendingChangeKind;
   label: string;
   href: string;
+}
+
+/** Keeps and sends the write through the outbox; undefined when it could not be kept. */
+async function throughOutbox(userId: string, key: string, path: string, body: unknown, description: StockWriteDescription): Promise<SendResult | undefined> {
+  try {
+    return await sendChange(userId, key, { ...description, path, body });
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -61,27 +66,25 @@ export interface StockWriteDescription {
  * new one.
  * @returns the server's answer, validated by `schema`
  * @throws ChangeKept when it was kept to be sent later; ChangeNotSent when the network failed and
- *   it could not be kept; ApiError for a refusal (nothing written)
+ *   it could not be kept; ApiError for a refusal (nothing written, nothing kept)
  */
 export async function sendStockWrite<T>(
   path: string,
-  request: { body?: unknown; schema: core.$ZodType<T>; keepalive?: boolean; idempotencyKey?: string },
+  request: { body?: unknown; schema: core.$ZodType<T>; idempotencyKey?: string },
   description: StockWriteDescription,
 ): Promise<T> {
   const key = request.idempotencyKey ?? crypto.randomUUID();
-  const keep = async (): Promise<never> => {
-    await keepChange(key, { ...description, path, body: request.body });
-    throw new ChangeKept();
-  };
-  await outboxStarted(OUTBOX_START_WAIT_MS);
-  const signedIn = outboxUser() !== null;
-  // Behind changes still waiting, it waits too: the server sees them in the order they were made.
-  if (signedIn && (!navigator.onLine || outboxSnapshot().waiting.length > 0)) return keep();
+  const userId = outboxUser() ?? signedInUserId();
+  const result = userId === null ? undefined : await throughOutbox(userId, key, path, request.body, description);
+  if (result) {
+    if ('kept' in result) throw new ChangeKept();
+    if ('error' in result) throw result.error;
+    return validated(request.schema, result.answer);
+  }
   try {
-    return await apiFetch(path, { method: 'POST', body: request.body, schema: request.schema, keepalive: request.keepalive, idempotencyKey: key });
+    return await apiFetch(path, { method: 'POST', body: request.body, schema: request.schema, idempotencyKey: key });
   } catch (error) {
-    if (!(error instanceof ApiError) || !isNetworkError(error)) throw error;
-    if (signedIn) return keep();
-    throw new ChangeNotSent(key, error.status);
+    if (error instanceof ApiError && isNetworkError(error)) throw new ChangeNotSent(key, error.status);
+    throw error;
   }
 }

@@ -5,6 +5,7 @@
  * kept on the phone stay reachable; the server checks the session again on the next request.
  */
 import { authClient } from './auth-client';
+import { setSignedInUserId } from './signed-in-user';
 
 export type AuthState =
   | { status: 'loading' }
@@ -65,12 +66,15 @@ export function useAuthState(): AuthState {
     // signingOut stays set: a session read started before the sign-out may still answer with data.
     hadSession = true;
     const user = { id: data.user.id, email: data.user.email };
+    setSignedInUserId(user.id);
     if (!signingOut) rememberUser(user);
     return { status: 'signed-in', user };
   }
   // No answer from the server at all (status 0 or none): the network, not the session, is gone.
   const unreachable = error != null && !error.status;
   const remembered = unreachable && !signingOut ? lastUser() : null;
+  // A session being read again keeps the user it had; only an answer without one clears it.
+  if (remembered || !isPending) setSignedInUserId(remembered?.id ?? null);
   if (remembered) return { status: 'signed-in', user: remembered, offline: true };
   // The server said nobody is signed in: the last user is forgotten.
   if (!isPending && !error) forgetUser();

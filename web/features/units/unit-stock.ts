@@ -29,14 +29,14 @@ export function setGarageQuantity(garages: Garage[], garageId: string, itemId: s
 
 /**
  * Writes the answer of a change of one stock row into the cache: the unit's row (read again when
- * the change opened it) and the garage's stock; the dashboard, the units list and the garages are
- * marked stale.
+ * the change opened it), plus `pendingPieces` of taps made after it and not yet answered, and the
+ * garage's stock; the dashboard, the units list and the garages are marked stale.
  */
-export async function recordStockChange(queryClient: QueryClient, unitId: string, itemId: string, result: StockChangeResult): Promise<void> {
+export async function recordStockChange(queryClient: QueryClient, unitId: string, itemId: string, result: StockChangeResult, pendingPieces = 0): Promise<void> {
   const key = unitQuery(unitId).queryKey;
   const unit = queryClient.getQueryData(key);
   if (unit?.inventory.some((row) => row.item_id === itemId)) {
-    queryClient.setQueryData(key, setRowQuantity(unit, itemId, result.unit_quantity));
+    queryClient.setQueryData(key, setRowQuantity(unit, itemId, result.unit_quantity + pendingPieces));
   } else {
     await queryClient.invalidateQueries({ queryKey: key, exact: true });
   }

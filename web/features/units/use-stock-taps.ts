@@ -1,40 +1,49 @@
 /**
  * The minus and plus of one stock row of Unit detail (docs/product.md "Screens: Unit detail"), by
- * the rules of stock-taps.ts: every tap changes the number at once, taps go to the server together
- * when they pause (a transfer of n from the garage, or n used), and the number settles on the
- * server's answer. Taps waiting when the screen or the page is left are sent then.
+ * the rules of stock-taps.ts: every tap changes the number at once and is kept on the phone as it
+ * is shown; taps add up in one kept change and go to the server when they pause (a transfer of n
+ * from the garage, or n used), and the number settles on the server's answer. A page closed right
+ * after a tap leaves the change kept; the next page sends it (web/lib/outbox/outbox.ts).
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
-import type { Unit, UnitStockRow } from '../../../common/contracts/stock';
+import { stockMoveResult, type Unit, type UnitStockRow } from '../../../common/contracts/stock';
+import { useStockChangeToast } from '../../components/stock-change-toast';
+import { actionErrorMessage } from '../../lib/api-error';
+import { validated } from '../../lib/api-fetch';
+import { addToTally, isTallyBusy, pendingTallies, pendingTally, subscribeOutbox, type ChangeContent, type SendResult } from '../../lib/outbox/outbox';
 import { unitQuery } from '../../lib/queries/get-unit';
-import { isChangeKept } from '../../lib/stock-write';
-import { useConsumeUnitStock } from './api/consume-unit-stock';
-import { useTransferUnitStock } from './api/transfer-unit-stock';
-import { addTap, noTaps, settle, takeBatch, TAP_PAUSE_MS } from './stock-taps';
-import { setRowQuantity } from './unit-stock';
+import { wantOutbox } from '../../lib/outbox/outbox-demand';
+import { useSignedInUser } from '../../lib/use-auth-state';
+import { consumePath } from './api/consume-unit-stock';
+import { transferPath } from './api/transfer-unit-stock';
+import { movedFromGarage, usedAtUnit } from './stock-messages';
+import { checkTap, tapChange, TAP_PAUSE_MS } from './stock-taps';
+import { recordStockChange, setRowQuantity } from './unit-stock';
+
+// The outbox sends the taps, and reads what earlier pages left, from this screen's first tap.
+wantOutbox();
 
 /**
  * The taps of `row` of `unit`; `garageQuantity` is what the unit's garage holds of the item
- * (undefined when not known). Returns `tap(+1 | -1)` and `busy`, true while taps wait or are on
- * their way (the row cannot be removed meanwhile).
+ * (undefined when not known). Returns `tap(+1 | -1)` and `busy`, true while this page's taps add
+ * up or are on their way (the row cannot be removed meanwhile).
  */
 export function useStockTaps(unit: Unit, row: UnitStockRow, garageQuantity: number | undefined) {
   const queryClient = useQueryClient();
-  const transfer = useTransferUnitStock();
-  const consume = useConsumeUnitStock();
-  const taps = useRef(noTaps);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const [busy, setBusy] = useState(false);
-  // What the callbacks below read when they run, which may be after this render.
-  const current = useRef({ unit, row, garageQuantity, transfer: transfer.mutateAsync, consume: consume.mutateAsync });
-  useEffect(() => {
-    current.current = { unit, row, garageQuantity, transfer: transfer.mutateAsync, consume: consume.mutateAsync };
-  });
-
+  const userId = useSignedInUser().id;
+  const toastChange = useStockChangeToast();
   const unitId = unit.id;
   const itemId = row.item_id;
+  const group = `taps:${unitId}:${itemId}`;
+  const busy = useSyncExternalStore(subscribeOutbox, () => isTallyBusy(group));
+  // What the callbacks below read when they run, which may be after this render.
+  const current = useRef({ unit, row, garageQuantity, toastChange });
+  useEffect(() => {
+    current.current = { unit, row, garageQuantity, toastChange };
+  });
+
   const shown = useCallback(
     () => queryClient.getQueryData(unitQuery(unitId).queryKey)?.inventory.find((r) => r.item_id === itemId)?.quantity ?? 0,
     [queryClient, unitId, itemId],
@@ -45,67 +54,62 @@ export function useStockTaps(unit: Unit, row: UnitStockRow, garageQuantity: numb
     [queryClient, unitId, itemId],
   );
 
-  /** Sends the waiting taps; `leaving`: the page is being left, so at once and past its end. */
-  const send = useCallback((leaving = false) => {
-    const batch = takeBatch(taps.current, leaving);
-    if (!batch) return;
-    taps.current = batch.taps;
-    const { unit: u, row: r, transfer: move, consume: use } = current.current;
-    const variables = { unitId: u.id, itemId: r.item_id, quantity: batch.change.quantity, itemName: r.item_name, keepalive: leaving };
-    const request = batch.change.kind === 'transfer' ? move({ ...variables, garageName: u.garage?.name ?? 'the garage' }) : use(variables);
-    const finish = (answered: number | null) => {
-      const next = settle(taps.current, shown(), answered);
-      taps.current = next.taps;
-      show(next.shown);
-      if (next.taps.waiting !== 0) timer.current = setTimeout(() => send(), TAP_PAUSE_MS);
-      else setBusy(false);
-    };
-    // The mutations report failures themselves. A change kept on the phone (offline) stays shown
-    // as made: its number is the one shown without the taps still waiting.
-    request.then(
-      (result) => finish(result.unit_quantity),
-      (error: unknown) => finish(isChangeKept(error) ? shown() - taps.current.waiting : null),
-    );
-  }, [shown, show]);
+  /** The change for taps adding up to `count`, in the words and at the route of the row. */
+  const describe = useCallback(
+    (count: number): ChangeContent | null => {
+      const change = tapChange(count);
+      if (!change) return null;
+      const { unit: u, row: r } = current.current;
+      const href = `/unit/${u.id}`;
+      return change.kind === 'transfer'
+        ? { kind: 'taps', path: transferPath(u.id, r.item_id), body: { quantity: change.quantity }, label: movedFromGarage(change.quantity, r.item_name, u.garage?.name ?? 'the garage'), href }
+        : { kind: 'taps', path: consumePath(u.id, r.item_id), body: { quantity: change.quantity }, label: usedAtUnit(change.quantity, r.item_name), href };
+    },
+    [],
+  );
+
+  /** What the server made of a change of `count` taps with key `id`: the number shown follows it. */
+  const settled = useCallback(
+    (id: string, count: number, result: SendResult) => {
+      // Kept to be sent later: it stays shown as made.
+      if ('kept' in result) return;
+      const { unit: u, row: r, toastChange: toastMade } = current.current;
+      let answer;
+      try {
+        if ('error' in result) throw result.error;
+        answer = validated(stockMoveResult, result.answer);
+      } catch (error) {
+        show(shown() - count);
+        toast.error(actionErrorMessage(error, 'Failed to update quantity'));
+        return;
+      }
+      // The server's number, plus the taps it has not answered yet.
+      void recordStockChange(queryClient, unitId, itemId, answer, pendingTally(group, id));
+      const change = tapChange(count)!;
+      const message = change.kind === 'transfer' ? movedFromGarage(change.quantity, r.item_name, u.garage?.name ?? 'the garage') : usedAtUnit(change.quantity, r.item_name);
+      // A use that wrote nothing: the unit had nothing left (someone else used it meanwhile).
+      if (answer.movement_ids.length > 0) toastMade(message, unitId, answer.movement_ids);
+    },
+    [queryClient, unitId, itemId, group, show, shown],
+  );
 
   const tap = useCallback(
     (step: 1 | -1) => {
       const before = shown();
-      const next = addTap(taps.current, step, before, current.current.garageQuantity);
-      if (next === 'nothing_to_use') return;
-      if (next === 'garage_empty') {
+      const { sent, open } = pendingTallies(group);
+      const verdict = checkTap(step, before, current.current.garageQuantity, sent, open);
+      if (verdict === 'nothing_to_use') return;
+      if (verdict === 'garage_empty') {
         toast.error('Not enough stock available in garage', { id: 'garage-empty' });
         return;
       }
-      taps.current = next;
       // A read of the unit landing now would overwrite the taps with the old number.
       void queryClient.cancelQueries({ queryKey: unitQuery(unitId).queryKey, exact: true });
       show(before + step);
-      setBusy(true);
-      clearTimeout(timer.current);
-      if (taps.current.sending === 0) timer.current = setTimeout(() => send(), TAP_PAUSE_MS);
+      addToTally(userId, group, step, describe, TAP_PAUSE_MS, (result, change) => settled(change.id, change.tally!.count, result));
     },
-    [queryClient, unitId, shown, show, send],
+    [queryClient, unitId, group, userId, shown, show, describe, settled],
   );
-
-  // Taps still waiting when the screen or the page is left are sent at once: leaving the screen
-  // unmounts the row; a phone locked, another app or tab, or a page load hides the page first.
-  useEffect(() => {
-    const leave = () => {
-      clearTimeout(timer.current);
-      send(true);
-    };
-    const onVisibility = () => {
-      if (document.visibilityState === 'hidden') leave();
-    };
-    window.addEventListener('pagehide', leave);
-    document.addEventListener('visibilitychange', onVisibility);
-    return () => {
-      window.removeEventListener('pagehide', leave);
-      document.removeEventListener('visibilitychange', onVisibility);
-      leave();
-    };
-  }, [send]);
 
   return { tap, busy };
 }

@@ -1,6 +1,7 @@
 /**
  * POST /api/units/:id/inventory/:itemId/transfer — n moved from the unit's garage in one transfer:
- * plus taps sent together, restock by quantity, and Add Manually from the garage (which opens the
+ * plus taps sent together (their changes are kept by use-stock-taps.ts), restock by quantity, and
+ * Add Manually from the garage (which opens the
  * row of an item the unit does not hold yet). Refused whole: 'Not enough stock available in
  * garage', 'No garage assigned to this unit'.
  */
@@ -19,18 +20,20 @@ export interface TransferUnitStockVariables {
   /** For the toast: '3 Bath Towel moved from Main Storage'. */
   itemName: string;
   garageName: string;
-  /** The page is being left: the request must outlive it. */
-  keepalive?: boolean;
   /** Retry of a change the network failed to send: its Idempotency-Key (stock-write.ts). */
   idempotencyKey?: string;
 }
 
+/** The route's path for the stock row of `itemId` at unit `unitId`. */
+export const transferPath = (unitId: string, itemId: string): string =>
+  `/api/units/${encodeURIComponent(unitId)}/inventory/${encodeURIComponent(itemId)}/transfer`;
+
 /** Moves the stock. @throws ApiError, 404; CONFLICT when the garage holds less or the unit has none */
-export function transferUnitStock({ unitId, itemId, quantity, keepalive, itemName, garageName, idempotencyKey }: TransferUnitStockVariables): Promise<StockMoveResult> {
+export function transferUnitStock({ unitId, itemId, quantity, itemName, garageName, idempotencyKey }: TransferUnitStockVariables): Promise<StockMoveResult> {
   return sendStockWrite(
-    `/api/units/${encodeURIComponent(unitId)}/inventory/${encodeURIComponent(itemId)}/transfer`,
-    { body: { quantity }, schema: stockMoveResult, keepalive, idempotencyKey },
-    { kind: 'taps', label: movedFromGarage(quantity, itemName, garageName), href: `/unit/${unitId}` },
+    transferPath(unitId, itemId),
+    { body: { quantity }, schema: stockMoveResult, idempotencyKey },
+    { kind: 'restock', label: movedFromGarage(quantity, itemName, garageName), href: `/unit/${unitId}` },
   );
 }
 
@@ -44,8 +47,8 @@ export function useTransferUnitStock() {
       toastChange(movedFromGarage(v.quantity, v.itemName, v.garageName), v.unitId, result.movement_ids);
       await recordStockChange(queryClient, v.unitId, v.itemId, result);
     },
-    // Retry sends the same change again, with its key and no longer as the page is left.
-    onError: (error, v) => toastStockWriteFailure(error, 'Failed to update quantity', (idempotencyKey) => mutation.mutate({ ...v, idempotencyKey, keepalive: false })),
+    // Retry sends the same change again, with its key.
+    onError: (error, v) => toastStockWriteFailure(error, 'Failed to update quantity', (idempotencyKey) => mutation.mutate({ ...v, idempotencyKey })),
   });
   return mutation;
 }
