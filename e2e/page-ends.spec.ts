@@ -51,10 +51,17 @@ for (const settled of [false, true]) {
   test(`every write shown ${when} survives the page ending 50, 150 or 400 ms later, written once`, async ({ page, context }) => {
     test.setTimeout(600_000);
     await onDemoData(page, settled ? 'page-ends-settled' : 'page-ends-load', async ({ url }) => {
-      const units = (await (await page.request.get(`${url}/api/units`)).json()) as Unit[];
-      const garages = (await (await page.request.get(`${url}/api/garages`)).json()) as Garage[];
+      // Signed in once the page has left the sign-in screen.
+      await expect(page).not.toHaveURL(/\/login/);
+      const read = async <T>(path: string): Promise<T> => {
+        const response = await page.request.get(`${url}${path}`);
+        expect(response.status(), `${path}: ${await response.text()}`).toBe(200);
+        return (await response.json()) as T;
+      };
+      const units = await read<Unit[]>('/api/units');
+      const garages = await read<Garage[]>('/api/garages');
       const unitWithGarage = units.find((u) => u.garage_id !== null)!;
-      const unit = (await (await page.request.get(`${url}/api/units/${unitWithGarage.id}`)).json()) as Unit;
+      const unit = await read<Unit>(`/api/units/${unitWithGarage.id}`);
       const garage = garages.find((g) => g.id === unit.garage_id)!;
       const row = unit.inventory[0]!;
       // Stock enough for every trial: the unit's row and its garage's stock of the item.
@@ -63,8 +70,8 @@ for (const settled of [false, true]) {
       });
       expect(topUp.ok()).toBe(true);
       const held = async () => {
-        const u = (await (await page.request.get(`${url}/api/units/${unit.id}`)).json()) as Unit;
-        const g = ((await (await page.request.get(`${url}/api/garages`)).json()) as Garage[]).find((x) => x.id === garage.id)!;
+        const u = await read<Unit>(`/api/units/${unit.id}`);
+        const g = (await read<Garage[]>('/api/garages')).find((x) => x.id === garage.id)!;
         return { unit: u.inventory.find((r) => r.item_id === row.item_id)!.quantity, garage: g.inventory.find((r) => r.item_id === row.item_id)!.quantity };
       };
       const unitUrl = `${url}/unit/${unit.id}`;
