@@ -92,10 +92,7 @@ for (const settled of [false, true]) {
       const open = async () => {
         await current.goto(unitUrl);
         await expect(stockRow().getByRole('button', { name: `Increase ${row.item_name}` })).toBeEnabled();
-        if (settled) {
-          await current.waitForLoadState('networkidle');
-          await current.waitForTimeout(1000);
-        }
+        if (settled) await current.waitForLoadState('networkidle');
       };
 
       /** Ends the page the way `ending` says and opens the unit's page again. */
@@ -152,7 +149,7 @@ for (const settled of [false, true]) {
             expected = await act(action, before);
             await current.waitForTimeout(delay);
             await end(ending);
-            await expect.poll(() => keptCount(current), { message: `${label}: nothing left on the phone`, timeout: 30_000 }).toBe(0);
+            await expect.poll(() => keptCount(current), { message: `${label}: nothing left on the phone`, timeout: 30_000, intervals: [50, 100, 200] }).toBe(0);
             expect(await held(), `${label}: written exactly once`).toEqual(expected);
             // Every key this trial sent carried one change, however often it was sent.
             for (const [key, sent] of keys) {
