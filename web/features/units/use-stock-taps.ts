@@ -12,6 +12,7 @@ import { stockMoveResult, type Unit, type UnitStockRow } from '../../../common/c
 import { useStockChangeToast } from '../../components/stock-change-toast';
 import { actionErrorMessage } from '../../lib/api-error';
 import { validated } from '../../lib/api-fetch';
+import type { PendingChange } from '../../lib/outbox/pending-change';
 import { addToTally, isTallyBusy, pendingTallies, pendingTally, subscribeOutbox, type ChangeContent, type SendResult } from '../../lib/outbox/outbox';
 import { unitQuery } from '../../lib/queries/get-unit';
 import { wantOutbox } from '../../lib/outbox/outbox-demand';
@@ -68,12 +69,12 @@ export function useStockTaps(unit: Unit, row: UnitStockRow, garageQuantity: numb
     [],
   );
 
-  /** What the server made of a change of `count` taps with key `id`: the number shown follows it. */
+  /** What the server made of a kept change of taps: the number shown follows it, and its toast says it in its own words. */
   const settled = useCallback(
-    (id: string, count: number, result: SendResult) => {
+    (change: PendingChange, result: SendResult) => {
+      const count = change.tally!.count;
       // Kept to be sent later: it stays shown as made.
       if ('kept' in result) return;
-      const { unit: u, row: r, toastChange: toastMade } = current.current;
       let answer;
       try {
         if ('error' in result) throw result.error;
@@ -84,11 +85,9 @@ export function useStockTaps(unit: Unit, row: UnitStockRow, garageQuantity: numb
         return;
       }
       // The server's number, plus the taps it has not answered yet.
-      void recordStockChange(queryClient, unitId, itemId, answer, pendingTally(group, id));
-      const change = tapChange(count)!;
-      const message = change.kind === 'transfer' ? movedFromGarage(change.quantity, r.item_name, u.garage?.name ?? 'the garage') : usedAtUnit(change.quantity, r.item_name);
+      void recordStockChange(queryClient, unitId, itemId, answer, pendingTally(group, change.id));
       // A use that wrote nothing: the unit had nothing left (someone else used it meanwhile).
-      if (answer.movement_ids.length > 0) toastMade(message, unitId, answer.movement_ids);
+      if (answer.movement_ids.length > 0) current.current.toastChange(change.label, unitId, answer.movement_ids);
     },
     [queryClient, unitId, itemId, group, show, shown],
   );
@@ -106,7 +105,7 @@ export function useStockTaps(unit: Unit, row: UnitStockRow, garageQuantity: numb
       // A read of the unit landing now would overwrite the taps with the old number.
       void queryClient.cancelQueries({ queryKey: unitQuery(unitId).queryKey, exact: true });
       show(before + step);
-      addToTally(userId, group, step, describe, TAP_PAUSE_MS, (result, change) => settled(change.id, change.tally!.count, result));
+      addToTally(userId, group, step, describe, TAP_PAUSE_MS, (result, change) => settled(change, result));
     },
     [queryClient, unitId, group, userId, shown, show, describe, settled],
   );
