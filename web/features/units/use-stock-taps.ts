@@ -9,6 +9,7 @@ import { useCallback, useEffect, useRef, useSyncExternalStore } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import toast from 'react-hot-toast';
 import { stockMoveResult, type Unit, type UnitStockRow } from '../../../common/contracts/stock';
+import { toastKept } from '../../components/kept-change-toast';
 import { useStockChangeToast } from '../../components/stock-change-toast';
 import { actionErrorMessage } from '../../lib/api-error';
 import { validated } from '../../lib/api-fetch';
@@ -73,8 +74,8 @@ export function useStockTaps(unit: Unit, row: UnitStockRow, garageQuantity: numb
   const settled = useCallback(
     (change: PendingChange, result: SendResult) => {
       const count = change.tally!.count;
-      // Kept to be sent later: it stays shown as made.
-      if ('kept' in result) return;
+      // Kept to be sent later: it stays shown as made, and the toast says it waits for the network.
+      if ('kept' in result) return toastKept();
       let answer;
       try {
         if ('error' in result) throw result.error;
