@@ -42,6 +42,7 @@ import { assistantRoutes } from './modules/reports/assistant-routes';
 import { reportRoutes } from './modules/reports/routes';
 import { scanRoutes } from './modules/scans/routes';
 import { sessionRoutes } from './modules/session/routes';
+import { installStrictQueries } from './lib/strict-queries';
 import { teamRoutes } from './modules/team/routes';
 import { apiKeyRoutes } from './modules/api-keys/routes';
 import type { WebhookDeps } from './modules/webhooks/delivery';
@@ -113,6 +114,7 @@ export async function buildApp(opts: BuildAppOptions): Promise<FastifyInstance> 
   if (opts.logger) installRequestLog(app);
   installRequestIdHeader(app);
   app.setValidatorCompiler(validatorCompiler);
+  installStrictQueries(app);
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
 

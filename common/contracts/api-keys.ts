@@ -43,7 +43,7 @@ export const apiKeyList = z.object({ keys: z.array(apiKey) });
 export type ApiKeyList = z.infer<typeof apiKeyList>;
 
 /** POST /api/api-keys */
-export const createApiKeyBody = z.object({
+export const createApiKeyBody = z.strictObject({
   name: requiredText('Name', 'Name is required'),
   role: z.enum(apiKeyRoles, 'Role must be Read-only, Member or Admin'),
 });

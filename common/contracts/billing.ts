@@ -48,7 +48,7 @@ export type Usage = z.infer<typeof usage>;
 export const billingInterval = z.enum(['month', 'year']);
 
 /** POST /api/subscription/checkout — the tier by id and the interval; prices are looked up on the server. */
-export const checkoutBody = z.object({ tier_id: z.uuid(), interval: billingInterval });
+export const checkoutBody = z.strictObject({ tier_id: z.uuid(), interval: billingInterval });
 export type CheckoutBody = z.infer<typeof checkoutBody>;
 
 /** Answer of checkout and portal: the provider page to send the browser to. */

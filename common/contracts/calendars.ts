@@ -44,11 +44,11 @@ export const typicalGuests = z
   .nullable();
 
 /** PUT /api/units/:id/calendar: the property's typical guests. */
-export const saveTypicalGuestsBody = z.object({ typical_guests: typicalGuests });
+export const saveTypicalGuestsBody = z.strictObject({ typical_guests: typicalGuests });
 export type SaveTypicalGuestsBody = z.infer<typeof saveTypicalGuestsBody>;
 
 /** POST /api/units/:id/calendar/links: a link to add. */
-export const addCalendarLinkBody = z.object({ url: calendarUrlText });
+export const addCalendarLinkBody = z.strictObject({ url: calendarUrlText });
 export type AddCalendarLinkBody = z.infer<typeof addCalendarLinkBody>;
 
 /** DELETE /api/units/:id/calendar/links/:linkId. */

@@ -12,7 +12,7 @@ export const MAX_COUNT_LINES = 2000;
  * One counted item: what the count screen showed when the item was counted (`expected`, 0 for an
  * item the location does not hold yet) and what was found (`counted`).
  */
-export const countLine = z.object({
+export const countLine = z.strictObject({
   item_id: z.uuid('Each counted line must name an item'),
   expected: wholeNumber('Expected quantity'),
   counted: wholeNumber('Counted quantity'),
@@ -24,7 +24,7 @@ export type CountLine = z.infer<typeof countLine>;
  * are written in one transaction, or none when the stock of one of them moved after it was
  * counted (409, one issue per line that moved).
  */
-export const countBody = z.object({
+export const countBody = z.strictObject({
   lines: z
     .array(countLine)
     .min(1, 'Count at least one item')

@@ -15,7 +15,7 @@ export const dailyEmailSetting = z.object({
 });
 export type DailyEmailSetting = z.infer<typeof dailyEmailSetting>;
 
-export const dailyEmailBody = z.object({ enabled: z.boolean({ error: 'Enabled must be true or false' }) });
+export const dailyEmailBody = z.strictObject({ enabled: z.boolean({ error: 'Enabled must be true or false' }) });
 export type DailyEmailBody = z.infer<typeof dailyEmailBody>;
 
 /** Longest time zone name accepted (the IANA database's longest is 32 characters). */
@@ -25,7 +25,7 @@ export const MAX_TIME_ZONE_LENGTH = 64;
 export const TIME_ZONE_MESSAGE = 'Time zone must be an IANA time zone such as Europe/Lisbon';
 
 /** PUT /api/company/time-zone. Whether the zone exists is checked by the server's time zone database. */
-export const companyTimeZoneBody = z.object({
+export const companyTimeZoneBody = z.strictObject({
   time_zone: z.string({ error: TIME_ZONE_MESSAGE }).trim().min(1, TIME_ZONE_MESSAGE).max(MAX_TIME_ZONE_LENGTH, TIME_ZONE_MESSAGE),
 });
 export type CompanyTimeZoneBody = z.infer<typeof companyTimeZoneBody>;
@@ -37,8 +37,8 @@ export type CompanyTimeZone = z.infer<typeof companyTimeZone>;
  * POST /api/daily-email/unsubscribe: the token of the email's link, in the JSON body (the web
  * page) or in the query (the one-click unsubscribe of RFC 8058, whose form body is not ours).
  */
-export const unsubscribeBody = z.object({ token: z.string().max(500).optional() });
-export const unsubscribeQuery = z.object({ token: z.string().max(500).optional() });
+export const unsubscribeBody = z.strictObject({ token: z.string().max(500).optional() });
+export const unsubscribeQuery = z.strictObject({ token: z.string().max(500).optional() });
 
 export const unsubscribeResult = z.object({
   /** The address that will no longer get the email. */

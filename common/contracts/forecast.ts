@@ -22,7 +22,7 @@ export const PICK_LIST_HORIZON_DAYS = 7;
 /** Furthest day ahead a pick list may be asked for, in days after the company's today. */
 export const PICK_LIST_DAYS_AHEAD = 60;
 
-export const forecastQuery = z.object({
+export const forecastQuery = z.strictObject({
   horizon: z.coerce
     .number('Horizon must be 3, 7 or 14 days')
     .refine((n): n is (typeof FORECAST_HORIZONS)[number] => (FORECAST_HORIZONS as readonly number[]).includes(n), {
@@ -155,7 +155,7 @@ export const DEFAULT_SERVICE_LEVEL = 95;
 export const SERVICE_LEVEL_MESSAGE = `Service level must be one of ${SERVICE_LEVELS.join(', ')} %`;
 
 /** PUT /api/forecast/service-level (admins): the company's service level. */
-export const serviceLevelBody = z.object({
+export const serviceLevelBody = z.strictObject({
   service_level: z.literal(SERVICE_LEVELS, { error: SERVICE_LEVEL_MESSAGE }),
 });
 export type ServiceLevelBody = z.infer<typeof serviceLevelBody>;
@@ -197,7 +197,7 @@ export type UnitForecastAnswer = z.infer<typeof unitForecastAnswer>;
 
 // ---- Pick lists ------------------------------------------------------------------------------
 
-export const pickListQuery = z.object({
+export const pickListQuery = z.strictObject({
   /** The day the stock is taken out (default: tomorrow in the company's time zone). */
   date: calendarDate('Date').optional(),
 });
@@ -257,9 +257,9 @@ export const pickListAnswer = z.object({
 export type PickListAnswer = z.infer<typeof pickListAnswer>;
 
 /** POST /api/units/:id/pick-list/deliver: the lines taken to the property, as restock transfers. */
-export const deliverPickListBody = z.object({
+export const deliverPickListBody = z.strictObject({
   lines: z
-    .array(z.object({ item_id: z.uuid(), quantity: wholeNumber('Quantity', 1) }))
+    .array(z.strictObject({ item_id: z.uuid(), quantity: wholeNumber('Quantity', 1) }))
     .min(1, 'Choose at least one line to deliver')
     .max(2000, 'At most 2,000 lines can be delivered at once')
     .refine((lines) => new Set(lines.map((l) => l.item_id)).size === lines.length, 'Each item can appear only once'),

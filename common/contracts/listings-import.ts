@@ -12,7 +12,7 @@ export const MAX_IMPORT_LISTINGS = 1000;
 /** Hostaway's account id (its Client ID): digits. */
 const hostawayId = (label: string) => z.string().trim().regex(/^\d{1,20}$/, `${label} must be the Hostaway number, 1 to 20 digits`);
 
-export const hostawayConnectBody = z.object({
+export const hostawayConnectBody = z.strictObject({
   client_id: hostawayId('Client ID'),
   client_secret: z
     .string()
@@ -47,11 +47,11 @@ export const hostawayListing = z.object({
 });
 export type HostawayListing = z.infer<typeof hostawayListing>;
 
-export const importListingsBody = z.object({
+export const importListingsBody = z.strictObject({
   garage_id: z.uuid('Please choose the garage the properties are assigned to'),
   listings: z
     .array(
-      z.object({
+      z.strictObject({
         external_id: hostawayId('Listing id'),
         name: requiredText('Name', 'Every listing needs a name'),
         address: requiredText('Address', 'Every listing needs an address'),

@@ -7,14 +7,14 @@ import { money, requiredText, wholeNumber } from './fields';
 import { item, itemNameTaken, repeatedItemName, restockToMinimumResult } from './stock';
 
 /** POST /api/onboarding/company — creates the tenant with its trial; the caller becomes owner. */
-export const companyStepBody = z.object({ company_name: requiredText('Company name', 'Please enter a company name') });
+export const companyStepBody = z.strictObject({ company_name: requiredText('Company name', 'Please enter a company name') });
 export type CompanyStepBody = z.infer<typeof companyStepBody>;
 
 /**
  * One item of the items step. `id` names an item saved by an earlier submit of the step (edited,
  * not replaced); without it the item is matched by name, without regard to case, or added.
  */
-export const onboardingItem = z.object({
+export const onboardingItem = z.strictObject({
   id: z.uuid('Item must be an item id').optional(),
   name: requiredText('Name', 'Please fill in all required fields'),
   category: requiredText('Category', 'Please fill in all required fields'),
@@ -35,13 +35,13 @@ export function uniqueItemNames(items: readonly { name: string }[], ctx: z.Refin
  * by name), new ones added, and saved ones left out are removed unless they hold stock. Each name
  * at most once.
  */
-export const itemsStepBody = z.object({
+export const itemsStepBody = z.strictObject({
   items: z.array(onboardingItem).max(MAX_ONBOARDING_ROWS, `At most ${MAX_ONBOARDING_ROWS} items`).superRefine(uniqueItemNames),
 });
 export type ItemsStepBody = z.infer<typeof itemsStepBody>;
 
 /** One starting quantity of the storage step: pieces of an item the garage holds on day one. */
-export const startingQuantity = z.object({
+export const startingQuantity = z.strictObject({
   item_id: z.uuid('Item must be an item id'),
   quantity: wholeNumber('Starting quantity'),
 });
@@ -50,7 +50,7 @@ export const startingQuantity = z.object({
  * POST /api/onboarding/garage — the onboarding storage location (created or updated) and its
  * starting quantity of each item (items left out keep what they hold; each item at most once).
  */
-export const garageStepBody = z.object({
+export const garageStepBody = z.strictObject({
   name: requiredText('Name', 'Please fill in all required fields'),
   address: requiredText('Address', 'Please fill in all required fields'),
   stock: z
@@ -68,10 +68,10 @@ export type GarageStepBody = z.infer<typeof garageStepBody>;
  * to their items' minimum threshold from the garage, as far as the garage holds
  * (docs/decisions/027-first-day-setup.md).
  */
-export const unitsStepBody = z.object({
+export const unitsStepBody = z.strictObject({
   units: z
     .array(
-      z.object({
+      z.strictObject({
         name: requiredText('Name', 'Please fill in all required fields'),
         address: requiredText('Address', 'Please fill in all required fields'),
       }),

@@ -26,7 +26,7 @@ const latestToday = (): string => addHours(Date.now(), 14).toISOString().slice(0
  * both ends included. Each problem is one issue on the field concerned.
  */
 export const costQuery = z
-  .object({
+  .strictObject({
     period: z.enum(['week', 'month', 'custom']).default('week'),
     start: calendarDate('Start date').optional(),
     end: calendarDate('End date').optional(),
@@ -108,7 +108,7 @@ export const reportDays = [7, 14, 30, 90] as const;
 export const reportLimits = [25, 50, 100, 200] as const;
 
 /** POST /api/reports/assistant body: type, time range in days, and at most this many CSV records. */
-export const assistantBody = z.object({
+export const assistantBody = z.strictObject({
   type: z.enum(reportTypes),
   days: z.union(reportDays.map((d) => z.literal(d)) as [z.ZodLiteral<7>, z.ZodLiteral<14>, z.ZodLiteral<30>, z.ZodLiteral<90>]).default(7),
   limit: z

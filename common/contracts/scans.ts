@@ -69,7 +69,7 @@ export type Scan = z.infer<typeof scan>;
 export const MAX_SCAN_ITEMS = 200;
 
 /** One confirmed line: the item and its (possibly corrected) quantity, at least 1. */
-export const confirmedLine = z.object({
+export const confirmedLine = z.strictObject({
   item_id: z.uuid('Each item must be an item id'),
   quantity: wholeNumber('Quantity', 1),
 });
@@ -87,7 +87,7 @@ export const scanModes = ['restock'] as const;
  * POST /api/scans/:id/apply — the confirmed counts. `mode` says what they mean:
  * 'restock' (a unit's scan): the pieces were brought to the unit, from its garage when it has one.
  */
-export const applyScanBody = z.object({
+export const applyScanBody = z.strictObject({
   mode: z.enum(scanModes, `Mode must be ${scanModes.join(' or ')}`),
   items: confirmedLines,
 });

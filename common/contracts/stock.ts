@@ -92,7 +92,7 @@ export function repeatedItemName(names: readonly string[]): string | undefined {
 }
 
 /** POST /api/items, PATCH /api/items/:id. */
-export const itemBody = z.object({
+export const itemBody = z.strictObject({
   name: requiredText('Name', 'Please fill out all fields'),
   category: requiredText('Category', 'Please fill out all fields'),
   minimum_threshold: wholeNumber('Minimum threshold').default(0),
@@ -107,7 +107,7 @@ export type ItemBody = z.infer<typeof itemBody>;
 // ---- Stock rows ----------------------------------------------------------------------------
 
 /** One requested stock line: item and whole quantity >= 0. */
-export const stockLine = z.object({ item_id: z.uuid('Please select an item'), quantity: wholeNumber('Quantity') });
+export const stockLine = z.strictObject({ item_id: z.uuid('Please select an item'), quantity: wholeNumber('Quantity') });
 export type StockLine = z.infer<typeof stockLine>;
 
 /** Most stock lines one request may carry. */
@@ -149,7 +149,7 @@ export type Garage = z.infer<typeof garage>;
 export const MAX_LEAD_TIME_DAYS = 365;
 
 /** POST /api/garages — the garage with its initial inventory (docs/product.md "Screens: Garages"). */
-export const createGarageBody = z.object({
+export const createGarageBody = z.strictObject({
   name: requiredText('Name', 'Please fill out all fields'),
   address: requiredText('Address', 'Please fill out all fields'),
   inventory: stockLines.default([]),
@@ -157,7 +157,7 @@ export const createGarageBody = z.object({
 export type CreateGarageBody = z.infer<typeof createGarageBody>;
 
 /** PATCH /api/garages/:id — inline edit. */
-export const updateGarageBody = z.object({
+export const updateGarageBody = z.strictObject({
   name: requiredText('Name', 'Please fill out all fields'),
   address: requiredText('Address', 'Please fill out all fields'),
   /** Days an order for the garage takes to arrive (docs/product.md "Pick lists", to order); left out: unchanged. */
@@ -174,7 +174,7 @@ export type UpdateGarageBody = z.infer<typeof updateGarageBody>;
  * PUT /api/garages/:id/inventory — the API's inventory replace: the garage's stock becomes exactly
  * these lines (rows left out go to 0 and are removed), each change recorded as a `count` movement.
  */
-export const garageInventoryBody = z.object({ inventory: stockLines });
+export const garageInventoryBody = z.strictObject({ inventory: stockLines });
 export type GarageInventoryBody = z.infer<typeof garageInventoryBody>;
 
 // ---- Units ---------------------------------------------------------------------------------
@@ -193,7 +193,7 @@ export const unit = z.object({
 export type Unit = z.infer<typeof unit>;
 
 /** POST /api/units — Add Unit with its inventory rows (docs/product.md "Screens: Add Unit", "Validation rules"). */
-export const createUnitBody = z.object({
+export const createUnitBody = z.strictObject({
   name: requiredText('Name', 'Please provide unit name and address'),
   address: requiredText('Address', 'Please provide unit name and address'),
   garage_id: z.uuid('Please select a garage'),
@@ -202,7 +202,7 @@ export const createUnitBody = z.object({
 export type CreateUnitBody = z.infer<typeof createUnitBody>;
 
 /** PATCH /api/units/:id — Edit Unit / Assign Garage; `garage_id` null unassigns. */
-export const updateUnitBody = z.object({
+export const updateUnitBody = z.strictObject({
   name: requiredText('Name', 'Please provide unit name and address'),
   address: requiredText('Address', 'Please provide unit name and address'),
   garage_id: z.uuid('Please select a garage').nullable(),
@@ -213,7 +213,7 @@ export type UpdateUnitBody = z.infer<typeof updateUnitBody>;
 export const requestedQuantity = wholeNumber('Quantity', 1);
 
 /** POST /api/units/:id/inventory — "Add Manually": adds `quantity` (>= 1) of an item to the unit. */
-export const addUnitStockBody = z.object({
+export const addUnitStockBody = z.strictObject({
   item_id: z.uuid('Please fill in all fields'),
   quantity: requestedQuantity,
 });
@@ -224,21 +224,21 @@ export type AddUnitStockBody = z.infer<typeof addUnitStockBody>;
  * from the unit's garage in one transfer (docs/product.md "Stock movements and statuses"); also
  * "Add Manually" from the garage, which opens the unit's stock row of the item when it has none.
  */
-export const transferUnitStockBody = z.object({ quantity: requestedQuantity });
+export const transferUnitStockBody = z.strictObject({ quantity: requestedQuantity });
 export type TransferUnitStockBody = z.infer<typeof transferUnitStockBody>;
 
 /**
  * POST /api/units/:id/inventory/:itemId/consume — the minus button: `quantity` used up at the unit
  * (1 when the body is left out; quick taps are sent together), never below 0.
  */
-export const consumeUnitStockBody = z.object({ quantity: requestedQuantity.default(1) });
+export const consumeUnitStockBody = z.strictObject({ quantity: requestedQuantity.default(1) });
 export type ConsumeUnitStockBody = z.infer<typeof consumeUnitStockBody>;
 
 /**
  * POST /api/units/:id/restock-to-minimum — "Restock to minimum" for the whole unit, or for the
  * one stock row of `item_id` (docs/product.md "Stock movements and statuses").
  */
-export const restockToMinimumBody = z.object({ item_id: z.uuid('Item must be an item id').optional() });
+export const restockToMinimumBody = z.strictObject({ item_id: z.uuid('Item must be an item id').optional() });
 export type RestockToMinimumBody = z.infer<typeof restockToMinimumBody>;
 
 /**
@@ -282,7 +282,7 @@ export const MAX_REVERSED_MOVEMENTS = 1000;
  * POST /api/units/:id/movements/reverse — Undo: writes the reverse of each of these stock changes
  * of the unit, all or none (docs/product.md "Stock movements and statuses", decision 024).
  */
-export const reverseMovementsBody = z.object({
+export const reverseMovementsBody = z.strictObject({
   movement_ids: z
     .array(z.uuid('Each movement must be a stock change id'))
     .min(1, 'Name at least one stock change to undo')

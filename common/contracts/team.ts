@@ -51,21 +51,21 @@ export const teamResponse = z.object({ members: z.array(teamMember), invitations
 export type TeamResponse = z.infer<typeof teamResponse>;
 
 /** POST /api/invitations */
-export const inviteBody = z.object({
+export const inviteBody = z.strictObject({
   email: emailField,
   role: z.enum(invitedRoles, 'Role must be Admin or Member'),
 });
 export type InviteBody = z.infer<typeof inviteBody>;
 
 /** PATCH /api/users/:id */
-export const roleChangeBody = z.object({ role: z.enum(roles, 'Role must be Owner, Admin or Member') });
+export const roleChangeBody = z.strictObject({ role: z.enum(roles, 'Role must be Owner, Admin or Member') });
 export type RoleChangeBody = z.infer<typeof roleChangeBody>;
 
 /** The secret of an invitation link: 32 random bytes, base64url. */
 export const invitationToken = z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'This invitation link is not valid.');
 
 /** POST /api/invitations/preview and /accept */
-export const invitationTokenBody = z.object({ token: invitationToken });
+export const invitationTokenBody = z.strictObject({ token: invitationToken });
 export type InvitationTokenBody = z.infer<typeof invitationTokenBody>;
 
 /** What an invitation link shows before it is accepted. */
@@ -83,7 +83,7 @@ export type InvitationPreview = z.infer<typeof invitationPreview>;
 export const MAX_PASSWORD_LENGTH = 128;
 
 /** POST /api/invitations/join: a new account for the invited email, made from the link. */
-export const joinBody = z.object({
+export const joinBody = z.strictObject({
   token: invitationToken,
   name: requiredText('Name', 'Name is required'),
   password: newPassword.refine((p) => p.length <= MAX_PASSWORD_LENGTH, `Password must be at most ${MAX_PASSWORD_LENGTH} characters`),

@@ -87,7 +87,7 @@ export const webhookEndpointList = z.object({ endpoints: z.array(webhookEndpoint
 export type WebhookEndpointList = z.infer<typeof webhookEndpointList>;
 
 /** POST /api/webhooks */
-export const createWebhookEndpointBody = z.object({
+export const createWebhookEndpointBody = z.strictObject({
   url: webhookUrl,
   description: webhookDescription.optional(),
   events: webhookEventTypes,
@@ -102,7 +102,7 @@ export type CreateWebhookEndpointAnswer = z.infer<typeof createWebhookEndpointAn
  * PATCH /api/webhooks/:id: the fields to change. `enabled: true` on a disabled endpoint enables it
  * and clears failing_since and disabled_reason; `enabled: false` disables it ('Disabled by {name}').
  */
-export const updateWebhookEndpointBody = z.object({
+export const updateWebhookEndpointBody = z.strictObject({
   url: webhookUrl.optional(),
   description: webhookDescription.optional(),
   events: webhookEventTypes.optional(),

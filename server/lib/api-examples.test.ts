@@ -34,8 +34,9 @@ interface Example {
 }
 
 /**
- * `schema` with every object closed: a request body's zod object is documented open (unknown keys
- * are dropped), but an example naming a property its schema does not have is wrong all the same.
+ * `schema` with every object closed: an answer's zod object is documented open (a client must
+ * accept fields it does not know), but an example naming a property its schema does not have is
+ * wrong all the same. Request bodies are closed already (docs/api.md "Unknown fields").
  */
 function closed(schema: unknown): unknown {
   if (Array.isArray(schema)) return schema.map(closed);

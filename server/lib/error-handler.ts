@@ -33,11 +33,20 @@ export function installErrorHandler(app: FastifyInstance): void {
       return reply.status(404).send(body('NOT_FOUND', 'Not found'));
     }
     if (hasZodFastifySchemaValidationErrors(err)) {
-      const issues = err.validation.map((v) => ({
-        path: v.instancePath.split('/').filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p)),
-        message: v.message ?? 'Invalid value',
-      }));
-      return reply.status(400).send(body('VALIDATION', issues[0]?.message ?? 'Invalid request', issues));
+      // Strict bodies and queries (docs/api.md "Unknown fields"): each field the operation does not take is named.
+      const what = err.validationContext === 'querystring' ? 'query parameter' : 'field';
+      const unknown: string[] = [];
+      const issues = err.validation.flatMap((v) => {
+        const path = v.instancePath.split('/').filter(Boolean).map((p) => (/^\d+$/.test(p) ? Number(p) : p));
+        if (v.keyword !== 'unrecognized_keys') return [{ path, message: v.message ?? 'Invalid value' }];
+        return (v.params.keys as string[]).map((key) => {
+          const field = [...path, key].join('.');
+          unknown.push(field);
+          return { path: [...path, key], message: `Unknown ${what}: ${field}` };
+        });
+      });
+      const message = unknown.length > 0 ? `Unknown ${what}${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}` : issues[0]?.message;
+      return reply.status(400).send(body('VALIDATION', message ?? 'Invalid request', issues));
     }
     if (err.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.status(413).send(body('PAYLOAD_TOO_LARGE', 'The request is too large'));

@@ -107,7 +107,7 @@ export async function billingRoutes(fastify: FastifyInstance, opts: { ctx: AppCo
       '/api/billing/webhook',
       {
         // Stripe calls it without a session; the signature is its authentication.
-        config: { access: 'public' },
+        config: { access: 'public', inbound: true },
         schema: {
           tags,
           operationId: 'receiveBillingEvent',

@@ -123,7 +123,7 @@ export async function listingsImportRoutes(
   app.post(
     WEBHOOK_PATH,
     {
-      config: { access: 'public' },
+      config: { access: 'public', inbound: true },
       schema: {
         tags,
         operationId: 'hostawayWebhook',
