@@ -15,16 +15,22 @@ const features = readdirSync(`${root}/web/features`, { withFileTypes: true })
 
 /**
  * The web's module boundaries (docs/decisions/018-module-boundaries.md): a feature imports
- * web/lib, web/components, web/app and common, never another feature; web/lib and
- * web/components sit below the features and the app, so they import neither.
+ * web/lib, web/components and common, never another feature nor web/app, which sits above the
+ * features and joins them; web/lib and web/components sit below the features and the app, so
+ * they import neither.
  */
 const webZones = [
   ...features.map((feature) => ({
     target: `./web/features/${feature}`,
     from: './web/features',
     except: [`./${feature}`],
-    message: 'A feature does not import another feature: move what both need to web/components, web/lib or web/app (decision 018).',
+    message: 'A feature does not import another feature: move what both need to web/components or web/lib, or let web/app give it as a prop (decision 018).',
   })),
+  {
+    target: './web/features',
+    from: './web/app',
+    message: 'web/app imports the features, never the reverse: move what a feature needs to web/components or web/lib (decision 018).',
+  },
   {
     target: './web/lib',
     from: ['./web/components', './web/features', './web/app'],

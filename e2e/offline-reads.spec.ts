@@ -17,7 +17,7 @@ test.use({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true
 
 const BANNER = 'You are offline. Stock changes are kept on this phone and sent when the network is back.';
 
-/** The query keys kept on the device (web/app/offline/offline-cache.ts), or null when nothing is kept. */
+/** The query keys kept on the device (web/lib/offline-cache/offline-cache.ts), or null when nothing is kept. */
 async function keptKeys(page: Page): Promise<unknown[] | null> {
   return page.evaluate(async () => {
     // Opened only once the app has made it: opening a database that does not exist creates an empty one.

@@ -36,7 +36,8 @@ import type { Auth } from './modules/auth/auth';
 import { bearerKey } from './modules/api-keys/key';
 import { KEY_REFUSED_MESSAGE, keyIdentity } from './modules/api-keys/service';
 import type { IdentityCache } from './modules/auth/identity-cache';
-import { requireIdentity, requireTenant, type ApiKeyActor, type Identity, type TenantIdentity } from './modules/auth/session';
+import { requireIdentity, requireTenant } from './modules/auth/session';
+import type { ApiKeyActor, Identity, TenantIdentity } from './modules/auth/identity';
 import { assertAccess } from './modules/billing/plans';
 
 /**

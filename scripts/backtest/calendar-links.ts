@@ -7,7 +7,7 @@
 import { loadConfig } from '../../server/config';
 import type { Db } from '../../server/db/client';
 import { openLimits } from '../../server/lib/limits';
-import type { TenantIdentity } from '../../server/modules/auth/session';
+import type { TenantIdentity } from '../../server/modules/auth/identity';
 import { addCalendarLink, MANUAL_REFRESH_LIMIT, refreshCalendars, type CalendarDeps } from '../../server/modules/calendars/service';
 
 /** What the calendar service needs; loopback links are allowed (the backtest's feeds are served there). */

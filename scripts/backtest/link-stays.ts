@@ -10,7 +10,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { queryRows, type Db } from '../../server/db/client';
 import { reservations } from '../../server/db/schema/integrations';
 import { withTenant } from '../../server/db/tenant-tx';
-import type { TenantIdentity } from '../../server/modules/auth/session';
+import type { TenantIdentity } from '../../server/modules/auth/identity';
 import { addLocalDays, localDay, localMidnight } from '../../server/modules/stays/local-days';
 import { isStay } from '../../server/modules/stays/stay-rules';
 import { serveFutureOnlyFeeds, type FeedBooking } from './calendar-feed';

@@ -24,7 +24,7 @@ import { loadConfig, type Config } from '../../server/config';
 import { queryRows, type Database, type Tx } from '../../server/db/client';
 import { reservations } from '../../server/db/schema/integrations';
 import { withTenant } from '../../server/db/tenant-tx';
-import type { Identity, TenantIdentity } from '../../server/modules/auth/session';
+import type { Identity, TenantIdentity } from '../../server/modules/auth/identity';
 import { createGarage, listGarages } from '../../server/modules/garages/service';
 import { listItems } from '../../server/modules/items/service';
 import {
@@ -33,7 +33,8 @@ import {
   saveOnboardingItems,
   saveOnboardingUnits,
 } from '../../server/modules/onboarding/service';
-import { changeStock, ensureStockRow, setStock, type Location } from '../../server/modules/stock/ledger';
+import { changeStock, ensureStockRow, setStock } from '../../server/modules/stock/ledger';
+import type { Location } from '../../server/modules/stock/tables';
 import { inAlertSql, isCriticalSql, isUsageSql, stockStatusSql } from '../../server/modules/stock/rules';
 import { computeCompanyForecast } from '../../server/modules/forecast/service';
 import { transferToUnits } from '../../server/modules/stock/transfer';

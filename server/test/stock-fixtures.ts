@@ -3,7 +3,7 @@
  * unit, plus ledger checks shared by the stock tests.
  */
 import { queryRows } from '../db/client';
-import type { TenantIdentity } from '../modules/auth/session';
+import type { TenantIdentity } from '../modules/auth/identity';
 import { ledgerMismatchesSql } from '../modules/stock/rules';
 import { api, onboard, signUpAndSignIn, type TestApp } from './harness';
 

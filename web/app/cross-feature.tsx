@@ -1,6 +1,7 @@
 /**
  * Parts of one feature shown on another feature's screen. Features never import each other
- * (decision 018): the app joins them here, and each part's code loads when it is first shown.
+ * (decision 018): the app joins them here, giving each to its screen as a prop, and each part's code
+ * loads when it is first shown.
  */
 import { lazy, Suspense, type ComponentProps } from 'react';
 

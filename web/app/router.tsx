@@ -10,6 +10,7 @@
 import { lazy, Suspense, useEffect, type ComponentType } from 'react';
 import { matchRoutes, Navigate, useLocation, useRoutes, type RouteObject } from 'react-router';
 import { PageSpinner } from '../components/ui/PageSpinner';
+import { ImportListingsDialog, UpcomingStays } from './cross-feature';
 import { RedirectIfSignedIn } from './guards/RedirectIfSignedIn';
 import { RequireAuth } from './guards/RequireAuth';
 import { UnknownPathRedirect } from './guards/UnknownPathRedirect';
@@ -94,8 +95,8 @@ export const routes: RouteObject[] = [
             children: [
               { index: true, ...screen('Dashboard', () => import('../features/dashboard/DashboardRoute').then((m) => m.DashboardRoute)) },
               { path: '/dashboard', element: <Navigate to="/" replace /> },
-              { path: '/units', ...screen('Units', () => import('../features/units/UnitsRoute').then((m) => m.UnitsRoute)) },
-              { path: '/unit/:unitId', ...screen('Unit detail', () => import('../features/units/UnitDetailRoute').then((m) => m.UnitDetailRoute)) },
+              { path: '/units', ...screen('Units', () => import('../features/units/UnitsRoute').then((m) => () => <m.UnitsRoute ImportListings={ImportListingsDialog} />)) },
+              { path: '/unit/:unitId', ...screen('Unit detail', () => import('../features/units/UnitDetailRoute').then((m) => () => <m.UnitDetailRoute UpcomingStays={UpcomingStays} />)) },
               { path: '/unit/:unitId/count', ...screen('Count', () => import('../features/count/CountRoute').then((m) => m.UnitCountRoute)) },
               { path: '/add-unit', ...screen('Add Unit', () => import('../features/units/AddUnitRoute').then((m) => m.AddUnitRoute)) },
               { path: '/forecast', ...screen('Forecast', () => import('../features/forecast/ForecastRoute').then((m) => m.ForecastRoute)) },

@@ -18,7 +18,7 @@ import { withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
 import { ROLE_REFUSED_MESSAGE } from '../../lib/roles';
 import { displayName, peopleByIds } from '../auth/people';
-import type { ApiKeyActor, TenantIdentity } from '../auth/session';
+import type { ApiKeyActor, TenantIdentity } from '../auth/identity';
 import { keyHash, newKey, newKeyId, sameHash } from './key';
 
 /** The membership role a key's role acts with ('read_only' acts as a member, on reads only). */

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../db/client';
 import { api, backends, createTestApp, onboard, signIn, signUpAndSignIn, type TestApp } from '../../test/harness';
 import { IdentityCache, identityChanged, MAX_AGE_MS } from './identity-cache';
-import type { Identity } from './session';
+import type { Identity } from './identity';
 
 const member: Identity = { userId: 'u1', email: 'a@example.com', tenantId: 't1', role: 'owner' };
 const inAnHour = () => new Date(Date.now() + 3_600_000);

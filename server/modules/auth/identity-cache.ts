@@ -24,7 +24,7 @@ import { LRUCache } from 'lru-cache';
 import { sql } from 'drizzle-orm';
 import type { Database, Tx } from '../../db/client';
 import { listen } from '../../db/listen';
-import type { Identity } from './session';
+import type { Identity } from './identity';
 
 /** Sessions kept (least recently used dropped first): about 200 bytes each. */
 const MAX_ENTRIES = 10_000;

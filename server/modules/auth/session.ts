@@ -11,6 +11,7 @@ import type { Db } from '../../db/client';
 import { memberships, sessions, users } from '../../db/schema/auth';
 import { AppError } from '../../lib/errors';
 import type { Auth } from './auth';
+import type { Identity, TenantIdentity } from './identity';
 import type { IdentityCache } from './identity-cache';
 import { SessionMemo } from './session-memo';
 
@@ -25,35 +26,6 @@ const sessionCookies = new WeakMap<FastifyRequest, string[]>();
 export async function forwardSessionCookies(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const cookies = sessionCookies.get(request);
   if (cookies) reply.header('set-cookie', cookies);
-}
-
-export interface Identity {
-  userId: string;
-  email: string;
-  tenantId: string | null;
-  role: Role | null;
-}
-
-export interface TenantIdentity extends Identity {
-  tenantId: string;
-  role: Role;
-  /**
-   * Set when the request was made with an API key (modules/api-keys, docs/decisions/049-api-keys.md).
-   * `userId` is then the key's id, which the stock writers record on each movement and the
-   * ledger's trigger turns into `api_key_id` with the key's creator as `user_id`; `email` is empty.
-   * Routes about a person (their settings, the team, keys themselves) are refused to keys.
-   */
-  apiKey?: ApiKeyActor;
-}
-
-/** The API key a request was made with. */
-export interface ApiKeyActor {
-  id: string;
-  name: string;
-  /** The person who created it (the ledger's `user_id` of its changes). */
-  createdBy: string;
-  /** A read-only key: GET routes open to members only. */
-  readOnly: boolean;
 }
 
 const preparedIdentity = new WeakMap<Db, ReturnType<typeof prepareIdentity>>();

@@ -11,7 +11,7 @@ import { subscriptions, subscriptionTiers } from '../../db/schema/billing';
 import { withTenant } from '../../db/tenant-tx';
 import type { BillingProvider } from '../../integrations/billing';
 import { AppError, notFound } from '../../lib/errors';
-import type { TenantIdentity } from '../auth/session';
+import type { TenantIdentity } from '../auth/identity';
 
 export interface CheckoutOptions {
   appUrl: string;

@@ -27,7 +27,7 @@ import { withTenant } from '../../db/tenant-tx';
 import { CalendarFeedError, fetchCalendar, type CalendarFeedOptions } from '../../integrations/calendar-feed';
 import { AppError, notFound } from '../../lib/errors';
 import type { Limit, LimitSetting } from '../../lib/limits';
-import type { TenantIdentity } from '../auth/session';
+import type { TenantIdentity } from '../auth/identity';
 import { stockLocks } from '../stock/locks';
 import { CANCELLED_STAY, CONFIRMED_STAY, isListedBooking } from '../stays/stay-rules';
 import { addLocalDays, localDay, propertyZone } from '../stays/local-days';

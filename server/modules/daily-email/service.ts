@@ -18,7 +18,7 @@ import { withTenant } from '../../db/tenant-tx';
 import type { Mailer } from '../../integrations/mail';
 import { AppError } from '../../lib/errors';
 import { peopleByIds } from '../auth/people';
-import type { TenantIdentity } from '../auth/session';
+import type { TenantIdentity } from '../auth/identity';
 import { assertAccess } from '../billing/plans';
 import { logCompanyZoneChange } from '../forecast/projections';
 import { companyZone, isTimeZone, localDay } from '../stays/local-days';

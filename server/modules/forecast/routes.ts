@@ -24,7 +24,7 @@ import { leastRole } from '../../../common/permissions';
 import type { AppContext } from '../../context';
 import type { JobQueue } from '../../jobs/queue';
 import { coalesce } from '../../lib/coalesce';
-import type { TenantIdentity } from '../auth/session';
+import type { TenantIdentity } from '../auth/identity';
 import { startRatesJobs } from './rates';
 import { sendJsonText } from '../../lib/json-text';
 import { deliverPickList } from '../stock/commands/deliver-pick-list';

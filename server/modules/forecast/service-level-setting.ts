@@ -9,7 +9,7 @@ import type { ServiceLevelAnswer } from '../../../common/contracts/forecast';
 import { queryRows, type Db, type Tx } from '../../db/client';
 import { tenants } from '../../db/schema/auth';
 import { withTenant } from '../../db/tenant-tx';
-import type { TenantIdentity } from '../auth/session';
+import type { TenantIdentity } from '../auth/identity';
 
 /** The company's service level, percent, inside the caller's tenant transaction. */
 export async function companyServiceLevel(tx: Tx, tenantId: string): Promise<number> {

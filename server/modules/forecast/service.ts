@@ -28,7 +28,7 @@ import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
 import { arrayOfRaw, asJsonText, objectWithRaw, type JsonText } from '../../lib/json-text';
-import type { TenantIdentity } from '../auth/session';
+import type { TenantIdentity } from '../auth/identity';
 import { addLocalDays, companyZone, localDay } from '../stays/local-days';
 import { isStay } from '../stays/stay-rules';
 import { nightsOf } from './model';

@@ -16,7 +16,7 @@ import { queryRows, type Db, type Tx } from '../../db/client';
 import { garages } from '../../db/schema/stock';
 import { withTenant } from '../../db/tenant-tx';
 import { notFound } from '../../lib/errors';
-import type { TenantIdentity } from '../auth/session';
+import type { TenantIdentity } from '../auth/identity';
 import { assertItemsExist } from '../items/service';
 import { assertWithinLimit } from '../billing/plans';
 import { replaceGarageStock } from '../stock/commands/count';

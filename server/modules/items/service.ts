@@ -10,7 +10,7 @@ import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
 import { items } from '../../db/schema/stock';
 import { withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
-import type { TenantIdentity } from '../auth/session';
+import type { TenantIdentity } from '../auth/identity';
 import { assertWithinLimit } from '../billing/plans';
 import { assertNotLastRecord } from '../stock/last-record';
 import { stockLocks } from '../stock/locks';

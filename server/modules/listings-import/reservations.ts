@@ -17,7 +17,7 @@ import { units } from '../../db/schema/stock';
 import { withTenant } from '../../db/tenant-tx';
 import type { HostawayReservation } from '../../integrations/hostaway';
 import { notFound } from '../../lib/errors';
-import type { TenantIdentity } from '../auth/session';
+import type { TenantIdentity } from '../auth/identity';
 import { addLocalDays, localDay, propertyZone } from '../stays/local-days';
 import { alsoListed, guestKeyOf, matchCalendarStays } from '../stays/one-booking';
 import { recordStayChanges, staysBefore } from '../stays/stay-events';

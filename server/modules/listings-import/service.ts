@@ -10,7 +10,7 @@ import { garages, units } from '../../db/schema/stock';
 import { withTenant } from '../../db/tenant-tx';
 import { HostawayError, type HostawayListing as WireListing } from '../../integrations/hostaway';
 import { AppError, notFound } from '../../lib/errors';
-import type { TenantIdentity } from '../auth/session';
+import type { TenantIdentity } from '../auth/identity';
 import { assertWithinLimit } from '../billing/plans';
 import { openEmptyUnitStockRows } from '../stock/commands/locations';
 import { openSession, type HostawayDeps } from './credentials';

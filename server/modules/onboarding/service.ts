@@ -27,7 +27,7 @@ import { stockLocks } from '../stock/locks';
 import { enterTenantScope, withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
 import { identityChanged } from '../auth/identity-cache';
-import type { Identity, TenantIdentity } from '../auth/session';
+import type { Identity, TenantIdentity } from '../auth/identity';
 import { assertWithinLimit } from '../billing/plans';
 import { assertItemsExist, itemColumns, toItem } from '../items/service';
 

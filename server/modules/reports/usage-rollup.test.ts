@@ -11,7 +11,7 @@ import { queryRows } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
 import { backends, createTestApp, type TestApp } from '../../test/harness';
 import { stockTenant, type StockTenant } from '../../test/stock-fixtures';
-import type { TenantIdentity } from '../auth/session';
+import type { TenantIdentity } from '../auth/identity';
 import { createGarage } from '../garages/service';
 import { consume } from '../stock/commands/consume';
 import { deleteGarage, deleteUnit } from '../stock/commands/locations';

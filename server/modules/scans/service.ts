@@ -11,7 +11,7 @@ import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
 import { AiTimeoutError, type AiProvider } from '../../integrations/ai';
 import { AppError, notFound } from '../../lib/errors';
-import type { TenantIdentity } from '../auth/session';
+import type { TenantIdentity } from '../auth/identity';
 import { detectionsOf, entriesOf, SCAN_USER_PROMPT, scanResponseSchema, scanSystemPrompt, type CatalogItem, type Detection } from './detections';
 
 /** Where a scan's stored photo is served. */

@@ -8,7 +8,7 @@ import { STOCK_COUNTED_ITEMS_LISTED, type StockCountedEventData } from '../../..
 import { pgArray, queryRows, type Tx } from '../../db/client';
 import { listenedTypes } from '../webhooks/listened';
 import { recordWebhookEvent } from '../webhooks/record-event';
-import type { Location } from './ledger';
+import type { Location } from './tables';
 
 /** Who saved a count: a person (as the Dashboard's activity names them) or an API key (its name); null when unknown. */
 export type Counter = { person: string } | { apiKeyName: string } | null;

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../db/client';
 import { api, backends, createTestApp, type TestApp } from '../../test/harness';
 import { ledgerMismatches, stockTenant, type StockTenant } from '../../test/stock-fixtures';
-import type { TenantIdentity } from '../auth/session';
+import type { TenantIdentity } from '../auth/identity';
 import { replaceGarageInventory } from '../garages/service';
 import { createUnit } from '../units/service';
 import { consume } from './commands/consume';

@@ -18,9 +18,8 @@ import { pgArray, queryRows, type Tx } from '../../db/client';
 import type { MovementType } from '../../db/schema/stock';
 import { ConcurrentChange } from '../../db/tenant-tx';
 import type { StockLocks } from './locks';
+import { tableOf, type Location } from './tables';
 
-/** A stock location: a unit (property) or a garage (storage). */
-export type Location = { kind: 'unit'; id: string } | { kind: 'garage'; id: string };
 
 export interface MovementMeta {
   tenantId: string;
@@ -29,12 +28,6 @@ export interface MovementMeta {
   transferId?: string | null;
 }
 
-/** The stock table of locations of `kind`, and its location column. */
-export function tableOf(kind: Location['kind']) {
-  return kind === 'unit'
-    ? { table: sql.raw('unit_inventory'), column: sql.raw('unit_id') }
-    : { table: sql.raw('garage_inventory'), column: sql.raw('garage_id') };
-}
 
 /**
  * Creates the stock row of `itemId` at `location` with quantity 0 if it does not exist yet.

@@ -26,7 +26,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { pgArray, queryRows, type Tx } from '../../db/client';
 import { ConcurrentChange } from '../../db/tenant-tx';
-import { tableOf } from './ledger';
+import { tableOf } from './tables';
 import { belowMinimumSql } from './rules';
 
 /** PostgreSQL's row-lock strengths, weakest first. */

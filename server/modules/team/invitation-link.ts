@@ -17,7 +17,7 @@ import { AppError } from '../../lib/errors';
 import type { Auth } from '../auth/auth';
 import { passwordProblem } from '../auth/password';
 import { identityChanged } from '../auth/identity-cache';
-import type { Identity } from '../auth/session';
+import type { Identity } from '../auth/identity';
 import { tokenHash } from './service';
 
 interface OpenInvitation {

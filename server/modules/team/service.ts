@@ -22,7 +22,7 @@ import { AppError, notFound } from '../../lib/errors';
 import { ROLE_REFUSED_MESSAGE } from '../../lib/roles';
 import { identityChanged } from '../auth/identity-cache';
 import { peopleByIds } from '../auth/people';
-import type { TenantIdentity } from '../auth/session';
+import type { TenantIdentity } from '../auth/identity';
 import { assertWithinLimit } from '../billing/plans';
 import { invitationLink, invitationMail } from './mail';
 

@@ -21,7 +21,7 @@ import {
 import { leastRole } from '../../../common/permissions';
 import { noContent } from '../../lib/api-document';
 import type { WebhookEndpoint } from '../../../common/contracts/webhooks';
-import type { TenantIdentity } from '../auth/session';
+import type { TenantIdentity } from '../auth/identity';
 import type { DailyEmailJobs } from '../daily-email/jobs';
 import type { WebhookDeps } from './delivery';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, resendDelivery, sendTestEvent, updateEndpoint } from './service';

@@ -24,7 +24,7 @@ import { withTenant } from '../../db/tenant-tx';
 import { AddressRefused, checkSavedUrl } from '../../integrations/public-address';
 import { AppError, notFound } from '../../lib/errors';
 import { displayName, peopleByIds } from '../auth/people';
-import type { TenantIdentity } from '../auth/session';
+import type { TenantIdentity } from '../auth/identity';
 import { attemptDelivery, claimInTenant, failPendingDeliveries, leaseMs, type WebhookDeps } from './delivery';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());

@@ -10,9 +10,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { authClient } from '../../lib/auth-client';
 import { firstScreenSettled } from '../../lib/first-screen-settled';
 import { useAuthState } from '../../lib/use-auth-state';
-import { offlineCacheMayExist } from './offline-cache-marker';
+import { offlineCacheMayExist } from '../../lib/offline-cache/offline-cache-marker';
 
-const loadOfflineCache = () => import('./offline-cache');
+const loadOfflineCache = () => import('../../lib/offline-cache/offline-cache');
 
 /** Renders nothing; keeps or deletes the offline data as the session changes. */
 export function OfflineCache() {

@@ -19,7 +19,7 @@ import { onboardingStatusQuery } from '../../lib/queries/get-onboarding-status';
 import { subscriptionStatusQuery } from '../../lib/queries/get-subscription-status';
 import { unitQuery } from '../../lib/queries/get-unit';
 import { unitsQuery } from '../../lib/queries/get-units';
-import { isPersistedQueryKey, offlineCacheBuster, OFFLINE_CACHE_MAX_AGE_MS, PERSISTED_QUERY_PREFIXES, restoredForAnotherCompany } from './offline-cache-rules';
+import { isPersistedQueryKey, offlineCacheBuster, OFFLINE_CACHE_MAX_AGE_MS, PERSISTED_QUERY_PREFIXES, restoredForAnotherCompany } from '../../lib/offline-cache/offline-cache-rules';
 
 describe('isPersistedQueryKey', () => {
   it('keeps what Units, Unit detail, Count, Pick list and Garages read, and what they need to render', () => {

@@ -13,7 +13,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { Outlet, useLocation } from 'react-router';
 import { firstScreenSettled, useFirstScreenSettled } from '../../lib/first-screen-settled';
 import { useOnline } from '../../lib/offline-status';
-import { NeedsConnection, onlineOnlyScreenAt } from '../offline/OnlineOnly';
+import { NeedsConnection, onlineOnlyScreenAt } from '../../components/OnlineOnly';
 import { OfflineBanner } from './OfflineBanner';
 import { BottomTabs } from './BottomTabs';
 import { Sidebar } from './Sidebar';

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { KeyRound, Plus, Webhook } from 'lucide-react';
 import { apiKeyRoleNames, type ApiKey } from '../../../common/contracts/api-keys';
-import { OnlineOnly } from '../../app/offline/OnlineOnly';
+import { OnlineOnly } from '../../components/OnlineOnly';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button, buttonClasses } from '../../components/ui/Button';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';

@@ -7,7 +7,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import toast from 'react-hot-toast';
 import { Check } from 'lucide-react';
-import { OnlineOnly } from '../../app/offline/OnlineOnly';
+import { OnlineOnly } from '../../components/OnlineOnly';
 import type { HostawayConnection, HostawayListing } from '../../../common/contracts/listings-import';
 import { Button } from '../../components/ui/Button';
 import { Dialog, DialogActions } from '../../components/ui/Dialog';

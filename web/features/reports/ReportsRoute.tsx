@@ -5,7 +5,7 @@
  */
 import { useState } from 'react';
 import { ChartColumn, MessageSquare } from 'lucide-react';
-import { OnlineOnly } from '../../app/offline/OnlineOnly';
+import { OnlineOnly } from '../../components/OnlineOnly';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button } from '../../components/ui/Button';
 import { PageHeader } from '../../components/ui/PageHeader';

@@ -3,7 +3,7 @@
  * limits, the Monthly/Yearly switch, one card per plan with Subscribe, and the billing note.
  */
 import { useState } from 'react';
-import { OnlineOnly } from '../../app/offline/OnlineOnly';
+import { OnlineOnly } from '../../components/OnlineOnly';
 import { LoadError } from '../../components/ui/LoadError';
 import { PageHeader } from '../../components/ui/PageHeader';
 import { PageSpinner } from '../../components/ui/PageSpinner';

@@ -7,7 +7,7 @@
  * (stock-needs.ts); the stays of the next 7 days and each item's usage per stay (docs/product.md
  * "Screens: Forecast").
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import { Link, useParams, useSearchParams } from 'react-router';
 import { ArrowLeft, ClipboardList, MapPin, PackageCheck, PackagePlus, Pencil, ScanLine, Warehouse } from 'lucide-react';
 import { isBelowMinimum, type Unit, type UnitStockRow as UnitStockRowData } from '../../../common/contracts/stock';
@@ -15,7 +15,6 @@ import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { NotOpenedOffline, OfflineNote } from '../../components/OfflineNote';
 import { ScanDialog } from '../../components/scanner/ScanDialog';
 import { Button, buttonClasses } from '../../components/ui/Button';
-import { UpcomingStays } from '../../app/cross-feature';
 import { Card } from '../../components/ui/Card';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { SearchField } from '../../components/ui/SearchField';
@@ -276,7 +275,10 @@ function UnitNotFound() {
   );
 }
 
-function UnitDetailScreen({ unitId }: { unitId: string }) {
+/** A unit's upcoming stays from every source, which the app gives this screen (features never import each other, decision 018). */
+export type UpcomingStaysPart = ComponentType<{ unitId: string }>;
+
+function UnitDetailScreen({ unitId, UpcomingStays }: { unitId: string; UpcomingStays: UpcomingStaysPart }) {
   const unit = useUnit(unitId);
   const online = useOnline();
   /** The edit form is open; `garage` when opened to change the garage. */
@@ -312,12 +314,12 @@ function UnitDetailScreen({ unitId }: { unitId: string }) {
 }
 
 /** The Unit detail screen behind the expired-trial gate. */
-export function UnitDetailRoute() {
+export function UnitDetailRoute({ UpcomingStays }: { UpcomingStays: UpcomingStaysPart }) {
   const { unitId = '' } = useParams();
   return (
     <SubscriptionGate message="Your trial has expired. Please subscribe to continue managing units.">
       {/* Keyed by id: another unit's page starts with its own dialogs closed. */}
-      <UnitDetailScreen key={unitId} unitId={unitId} />
+      <UnitDetailScreen key={unitId} unitId={unitId} UpcomingStays={UpcomingStays} />
     </SubscriptionGate>
   );
 }

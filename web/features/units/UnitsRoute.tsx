@@ -3,12 +3,11 @@
  * from Hostaway, delete, 'Quick Scan Items' (the AI photo scanner) and 'View Details'. Offline, the
  * list read earlier with 'Offline — as of {time}' (docs/decisions/048-offline-reads.md).
  */
-import { useState } from 'react';
+import { useState, type ComponentType } from 'react';
 import { Link } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
 import { Download, House, Plus } from 'lucide-react';
 import type { Unit } from '../../../common/contracts/stock';
-import { ImportListingsDialog } from '../../app/cross-feature';
 import { NotOpenedOffline, OfflineNote } from '../../components/OfflineNote';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button, buttonClasses } from '../../components/ui/Button';
@@ -39,7 +38,10 @@ function NoUnits() {
   );
 }
 
-function UnitsScreen() {
+/** The Import Listings dialog of the Hostaway import, which the app gives this screen (features never import each other, decision 018). */
+export type ImportListingsPart = ComponentType<{ open: boolean; onClose: () => void }>;
+
+function UnitsScreen({ ImportListings }: { ImportListings: ImportListingsPart }) {
   const queryClient = useQueryClient();
   const units = useUnits();
   const remove = useDeleteUnit();
@@ -119,16 +121,16 @@ function UnitsScreen() {
         onCancel={() => setDeleting(null)}
       />
       <ScanDialog unit={scanning} onClose={() => setScanning(null)} />
-      <ImportListingsDialog open={importing} onClose={closeImport} />
+      <ImportListings open={importing} onClose={closeImport} />
     </>
   );
 }
 
 /** The Units screen behind the expired-trial gate. */
-export function UnitsRoute() {
+export function UnitsRoute({ ImportListings }: { ImportListings: ImportListingsPart }) {
   return (
     <SubscriptionGate message="Your trial has expired. Please subscribe to continue managing units.">
-      <UnitsScreen />
+      <UnitsScreen ImportListings={ImportListings} />
     </SubscriptionGate>
   );
 }

@@ -9,7 +9,7 @@ import { KeyRound, UserPlus, Users } from 'lucide-react';
 import type { Role } from '../../../common/contracts/session';
 import type { PendingInvitation, TeamMember } from '../../../common/contracts/team';
 import { roleNames } from '../../../common/permissions';
-import { OnlineOnly } from '../../app/offline/OnlineOnly';
+import { OnlineOnly } from '../../components/OnlineOnly';
 import { SubscriptionGate } from '../../components/SubscriptionGate';
 import { Button, buttonClasses } from '../../components/ui/Button';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';

@@ -8,7 +8,7 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 import { KeyRound, Plus, Webhook } from 'lucide-react';
 import { MAX_WEBHOOK_ENDPOINTS, type WebhookEndpoint } from '../../../common/contracts/webhooks';
-import { OnlineOnly } from '../../app/offline/OnlineOnly';
+import { OnlineOnly } from '../../components/OnlineOnly';
 import { Button, buttonClasses } from '../../components/ui/Button';
 import { ConfirmDialog } from '../../components/ui/ConfirmDialog';
 import { LoadError } from '../../components/ui/LoadError';

@@ -16,7 +16,7 @@ import { scanMessages } from '../../../../common/contracts/scans';
 import { pgArray, queryRows, type Db, type Tx } from '../../../db/client';
 import { ConcurrentChange, setLocalUuid, withTenant } from '../../../db/tenant-tx';
 import { AppError, notFound } from '../../../lib/errors';
-import type { TenantIdentity } from '../../auth/session';
+import type { TenantIdentity } from '../../auth/identity';
 import { changeStock, ensureStockRow } from '../ledger';
 import { stockLocks, type StockLocks } from '../locks';
 import { transferToUnits } from '../transfer';

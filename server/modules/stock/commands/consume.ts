@@ -18,7 +18,7 @@ import { stockStatus } from '../../../../common/contracts/stock';
 import { pgArray, queryRows, type Db } from '../../../db/client';
 import { withTenant } from '../../../db/tenant-tx';
 import { notFound } from '../../../lib/errors';
-import type { TenantIdentity } from '../../auth/session';
+import type { TenantIdentity } from '../../auth/identity';
 import type { KeyInWrite } from '../../../lib/idempotency-store';
 import { batchedPerTenant, type KeyedRequest } from '../batched';
 

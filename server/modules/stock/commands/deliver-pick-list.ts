@@ -8,7 +8,7 @@ import type { DeliverPickListResult } from '../../../../common/contracts/forecas
 import { pgArray, queryRows, type Db } from '../../../db/client';
 import { withTenant } from '../../../db/tenant-tx';
 import { AppError, notFound } from '../../../lib/errors';
-import type { TenantIdentity } from '../../auth/session';
+import type { TenantIdentity } from '../../auth/identity';
 import { stockLocks } from '../locks';
 import { recordPickListDelivered } from '../pick-list-event';
 import { noGarage } from '../refusals';

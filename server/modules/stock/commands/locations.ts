@@ -9,9 +9,10 @@ import { queryRows, pgArray, type Db, type Tx } from '../../../db/client';
 import { garages, units } from '../../../db/schema/stock';
 import { withTenant } from '../../../db/tenant-tx';
 import { AppError, notFound } from '../../../lib/errors';
-import type { TenantIdentity } from '../../auth/session';
+import type { TenantIdentity } from '../../auth/identity';
 import { assertNotLastRecord } from '../last-record';
-import { setStock, zeroLocation, type Location, type MovementMeta } from '../ledger';
+import { setStock, zeroLocation, type MovementMeta } from '../ledger';
+import type { Location } from '../tables';
 import { stockLocks } from '../locks';
 
 /**

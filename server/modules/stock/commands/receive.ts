@@ -9,7 +9,7 @@ import { stockStatus } from '../../../../common/contracts/stock';
 import { queryRows, type Db } from '../../../db/client';
 import { ConcurrentChange, withTenant } from '../../../db/tenant-tx';
 import { notFound } from '../../../lib/errors';
-import type { TenantIdentity } from '../../auth/session';
+import type { TenantIdentity } from '../../auth/identity';
 import { changeStock, ensureStockRow, movementsWrittenAt } from '../ledger';
 import { stockLocks } from '../locks';
 

@@ -7,7 +7,7 @@ import type { StockRowRemoval } from '../../../../common/contracts/stock';
 import type { Db } from '../../../db/client';
 import { withTenant } from '../../../db/tenant-tx';
 import { notFound } from '../../../lib/errors';
-import type { TenantIdentity } from '../../auth/session';
+import type { TenantIdentity } from '../../auth/identity';
 import { movementsWrittenAt, removeStockRow } from '../ledger';
 import { stockLocks } from '../locks';
 

@@ -14,7 +14,7 @@ import { sql } from 'drizzle-orm';
 import { isBelowMinimum, type RestockToMinimumResult } from '../../../../common/contracts/stock';
 import { pgArray, queryRows, type Db, type Tx } from '../../../db/client';
 import { AppError, notFound } from '../../../lib/errors';
-import type { TenantIdentity } from '../../auth/session';
+import type { TenantIdentity } from '../../auth/identity';
 import type { KeyInWrite } from '../../../lib/idempotency-store';
 import { batchedOncePer, type KeyedRequest } from '../batched';
 import { stockLocks, type LockedUnitRow } from '../locks';

@@ -13,7 +13,7 @@ import { stockStatus } from '../../../../common/contracts/stock';
 import type { Db, Tx } from '../../../db/client';
 import { ConcurrentChange, withTenant } from '../../../db/tenant-tx';
 import { notFound } from '../../../lib/errors';
-import type { TenantIdentity } from '../../auth/session';
+import type { TenantIdentity } from '../../auth/identity';
 import { assertItemsExist } from '../../items/service';
 import { EarlierRequest, writeWithKeys, type KeyInWrite } from '../../../lib/idempotency-store';
 import { batchedPerTenant, type KeyedRequest } from '../batched';

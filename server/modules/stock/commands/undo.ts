@@ -10,7 +10,7 @@
 import { sql } from 'drizzle-orm';
 import { pgArray, queryRows, type Tx } from '../../../db/client';
 import { AppError, notFound } from '../../../lib/errors';
-import type { TenantIdentity } from '../../auth/session';
+import type { TenantIdentity } from '../../auth/identity';
 import { changeStock, ensureStockRow } from '../ledger';
 import { stockLocks } from '../locks';
 import { returnToGarage } from '../transfer';

@@ -1,7 +1,7 @@
 /** Sign-out (better-auth POST /api/auth/sign-out). */
 import { useCallback } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { clearOfflineCache } from '../../../app/offline/offline-cache';
+import { clearOfflineCache } from '../../../lib/offline-cache/offline-cache';
 import { authClient } from '../../../lib/auth-client';
 import { expectSignOut } from '../../../lib/use-auth-state';
 import { runAuthCall } from './auth-request-error';

@@ -76,9 +76,14 @@ describe('offline cache', () => {
   it('marks the restored data stale, so that a screen reads it again after a reload (online)', async () => {
     const storage = memoryStorage();
     await keepUnits(storage, 'user-1');
+    // Kept strictly before the page started, and read strictly after: a millisecond apart either way.
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 2));
+    await tick();
+    const pageStartedAt = Date.now();
+    await tick();
     const client = new QueryClient();
     client.setQueryData(['garages'], []);
-    const handle = startOfflineCache(client, 'user-1', { storage, build: BUILD, pageStartedAt: Date.now() });
+    const handle = startOfflineCache(client, 'user-1', { storage, build: BUILD, pageStartedAt });
     handles.push(handle);
     await handle.ready;
     expect(client.getQueryState(['me'])?.isInvalidated).toBe(true);

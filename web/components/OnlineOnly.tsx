@@ -5,8 +5,8 @@
  */
 import { useState, type ReactNode } from 'react';
 import { WifiOff } from 'lucide-react';
-import { useOnline } from '../../lib/offline-status';
-import { NEEDS_CONNECTION_TEXT, type OnlineOnlyScreen } from '../../lib/offline-texts';
+import { useOnline } from '../lib/offline-status';
+import { NEEDS_CONNECTION_TEXT, type OnlineOnlyScreen } from '../lib/offline-texts';
 
 /** The online-only screen of each path of the shell; the import is a dialog of /units, not a path. */
 const SCREEN_OF_PATH: Readonly<Record<string, OnlineOnlyScreen>> = {
