@@ -48,6 +48,42 @@ const webZones = [
   },
 ];
 
+/**
+ * The server modules in layers, lowest first (CONTRIBUTING.md "Shape of the code"): a module
+ * imports only modules of lower layers, so the modules form no circle and nothing runs back up. A
+ * module that needs one of its own layer or above takes it as a parameter (webhooks' routes take
+ * the mornings' scheduler), or the shared part moves down. Tests may import any module.
+ */
+const serverLayers = [
+  ['health', 'session'],
+  ['auth'],
+  ['api-keys', 'billing', 'dashboard', 'webhooks'],
+  ['stays', 'team'],
+  ['stock'],
+  ['calendars', 'garages', 'items', 'listings-import', 'reports', 'scans', 'units'],
+  ['forecast', 'onboarding'],
+  ['daily-email'],
+];
+const serverModules = readdirSync(`${root}/server/modules`, { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const unlayered = serverModules.filter((m) => !serverLayers.flat().includes(m));
+if (unlayered.length > 0) throw new Error(`eslint.config.js: put ${unlayered.join(', ')} in a layer of serverLayers`);
+const serverZones = serverLayers
+  .flatMap((layer, level) =>
+    layer.map((module) => ({
+      target: `./server/modules/${module}`,
+      from: serverLayers
+        .slice(level)
+        .flat()
+        .filter((other) => other !== module)
+        .map((other) => `./server/modules/${other}`),
+      message: `server/modules/${module} imports only modules of lower layers (serverLayers in eslint.config.js): pass what it needs as a parameter, or move the shared part down.`,
+    })),
+  )
+  // The top layer's last module has nothing above it.
+  .filter((zone) => zone.from.length > 0);
+
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'data', 'drizzle', 'test-results', 'playwright-report'] },
   js.configs.recommended,
@@ -75,6 +111,11 @@ export default tseslint.config(
   {
     files: ['server/**/*.ts', 'scripts/**/*.ts', 'e2e/**/*.ts', '*.ts', '*.js'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/web/**'], message: 'server must not import web code' }] }] },
+  },
+  {
+    files: ['server/modules/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    rules: { 'import-x/no-restricted-paths': ['error', { basePath: root, zones: serverZones }] },
   },
   {
     files: ['web/**/*.{ts,tsx}'],

@@ -17,7 +17,7 @@ import { garages } from '../../db/schema/stock';
 import { withTenant } from '../../db/tenant-tx';
 import { notFound } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/identity';
-import { assertItemsExist } from '../items/service';
+import { assertItemsExist } from '../stock/known-items';
 import { assertWithinLimit } from '../billing/plans';
 import { replaceGarageStock } from '../stock/commands/count';
 import { setStartingStock } from '../stock/commands/locations';

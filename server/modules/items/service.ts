@@ -6,7 +6,7 @@
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import { itemNameTaken, type Item, type ItemBody } from '../../../common/contracts/stock';
-import { pgArray, queryRows, type Db, type Tx } from '../../db/client';
+import { queryRows, type Db, type Tx } from '../../db/client';
 import { items } from '../../db/schema/stock';
 import { withTenant } from '../../db/tenant-tx';
 import { AppError, notFound } from '../../lib/errors';
@@ -145,15 +145,3 @@ export async function deleteItem(db: Db, who: TenantIdentity, id: string): Promi
   });
 }
 
-/**
- * Checks that every id of `itemIds` is an item of the tenant (inside the caller's transaction).
- * @throws AppError NOT_FOUND naming the first unknown id.
- */
-export async function assertItemsExist(tx: Tx, tenantId: string, itemIds: string[]): Promise<void> {
-  if (itemIds.length === 0) return;
-  const found = await queryRows<{ id: string }>(
-    tx,
-    sql`select id from items where tenant_id = ${tenantId} and id = any(${pgArray(itemIds)}::uuid[])`,
-  );
-  if (found.length !== new Set(itemIds).size) throw notFound('Item');
-}

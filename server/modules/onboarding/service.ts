@@ -29,7 +29,8 @@ import { AppError, notFound } from '../../lib/errors';
 import { identityChanged } from '../auth/identity-cache';
 import type { Identity, TenantIdentity } from '../auth/identity';
 import { assertWithinLimit } from '../billing/plans';
-import { assertItemsExist, itemColumns, toItem } from '../items/service';
+import { itemColumns, toItem } from '../items/service';
+import { assertItemsExist } from '../stock/known-items';
 
 /** check_onboarding_status of docs/product.md "Server rules". */
 export async function onboardingStatus(db: Db, who: Identity): Promise<OnboardingStatus> {

@@ -10,7 +10,7 @@ import { units } from '../../db/schema/stock';
 import { withTenant } from '../../db/tenant-tx';
 import { notFound } from '../../lib/errors';
 import type { TenantIdentity } from '../auth/identity';
-import { assertItemsExist } from '../items/service';
+import { assertItemsExist } from '../stock/known-items';
 import { assertWithinLimit } from '../billing/plans';
 import { setStartingStock } from '../stock/commands/locations';
 import { undoMovements } from '../stock/commands/undo';

@@ -22,7 +22,6 @@ import { leastRole } from '../../../common/permissions';
 import { noContent } from '../../lib/api-document';
 import type { WebhookEndpoint } from '../../../common/contracts/webhooks';
 import type { TenantIdentity } from '../auth/identity';
-import type { DailyEmailJobs } from '../daily-email/jobs';
 import type { WebhookDeps } from './delivery';
 import { createEndpoint, deleteEndpoint, listDeliveries, listEndpoints, resendDelivery, sendTestEvent, updateEndpoint } from './service';
 import { connectionAccess } from '../../access';
@@ -34,7 +33,7 @@ export interface WebhookRouteOptions {
    * enabled endpoint receiving that event makes the company want its mornings, so saving one
    * schedules the next (at most one a company and day).
    */
-  mornings: Pick<DailyEmailJobs, 'scheduleNext'>;
+  mornings: { scheduleNext(tenantId: string): Promise<void> };
 }
 
 /** Registers the routes (module comment). */

@@ -17,7 +17,7 @@ import { withTenant } from '../../../db/tenant-tx';
 import { AppError, notFound } from '../../../lib/errors';
 import { displayName, peopleByIds } from '../../auth/people';
 import type { TenantIdentity } from '../../auth/identity';
-import { assertItemsExist } from '../../items/service';
+import { assertItemsExist } from '../known-items';
 import { countStock, removeStockRow, setStock } from '../ledger';
 import type { Location } from '../tables';
 import { batchedOncePer } from '../batched';

@@ -14,7 +14,7 @@ import type { Db, Tx } from '../../../db/client';
 import { ConcurrentChange, withTenant } from '../../../db/tenant-tx';
 import { notFound } from '../../../lib/errors';
 import type { TenantIdentity } from '../../auth/identity';
-import { assertItemsExist } from '../../items/service';
+import { assertItemsExist } from '../known-items';
 import { EarlierRequest, writeWithKeys, type KeyInWrite } from '../../../lib/idempotency-store';
 import { batchedPerTenant, type KeyedRequest } from '../batched';
 import { ensureStockRow } from '../ledger';
