@@ -126,8 +126,11 @@ describe.each(backends)('API keys on %s', (backend) => {
       expect(res.statusCode, url).toBe(403);
       expect(res.json().error.message, url).toBe(KEY_NOT_ALLOWED_MESSAGE);
     }
-    // The tenant comes from the key alone: another company's id in the query changes nothing.
-    const units = (await apiWithKey(t.app, reader.key, 'GET', `/api/units?tenant_id=${other.tenantId}`)).json() as { id: string }[];
+    // The tenant comes from the key alone: another company's id in the query is refused, not followed.
+    const withTenant = await apiWithKey(t.app, reader.key, 'GET', `/api/units?tenant_id=${other.tenantId}`);
+    expect(withTenant.statusCode).toBe(400);
+    expect(withTenant.json().error.message).toBe('Unknown query parameter: tenant_id');
+    const units = (await apiWithKey(t.app, reader.key, 'GET', '/api/units')).json() as { id: string }[];
     expect(units.map((u) => u.id)).toEqual([s.unitId]);
   });
 

@@ -69,7 +69,11 @@ describe.each(backends)('plans and billing on %s', (backend) => {
 
   it('starts Checkout through the SDK with the server-side price, quantity 1, and the tenant in metadata', async () => {
     const starter = tiers.find((x) => x.name === 'Starter')!;
-    const res = await api(t, s.cookie, 'POST', '/api/subscription/checkout', { tier_id: starter.id, interval: 'year', price_id: 'price_from_browser' });
+    // A price from the browser is refused, never used: the price is the server's.
+    const priced = await api(t, s.cookie, 'POST', '/api/subscription/checkout', { tier_id: starter.id, interval: 'year', price_id: 'price_from_browser' });
+    expect(priced.statusCode).toBe(400);
+    expect(priced.json().error.message).toBe('Unknown field: price_id');
+    const res = await api(t, s.cookie, 'POST', '/api/subscription/checkout', { tier_id: starter.id, interval: 'year' });
     expect(res.statusCode).toBe(200);
     expect(res.json().url).toMatch(/^https:\/\/checkout\.stripe\.com\//);
     const call = stripe.requests.at(-1)!;

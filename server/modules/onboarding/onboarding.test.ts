@@ -27,7 +27,12 @@ describe.each(backends)('onboarding on %s', (backend) => {
 
   it('creates the tenant with a trial and makes the user its owner; a second company is refused', async () => {
     t.setNow(new Date('2026-03-01T12:00:00Z'));
-    const res = await api(t, cookie, 'POST', '/api/onboarding/company', { company_name: 'Sunny Stays', tenant_id: 'ignored' });
+    // A tenant id from the client is refused, never used: the company is made by the server.
+    const withTenant = await api(t, cookie, 'POST', '/api/onboarding/company', { company_name: 'Sunny Stays', tenant_id: 'c0ffee00-0000-4000-8000-000000000000' });
+    expect(withTenant.statusCode).toBe(400);
+    expect(withTenant.json().error.message).toBe('Unknown field: tenant_id');
+    expect((await api(t, cookie, 'GET', '/api/me')).json().tenant).toBeNull();
+    const res = await api(t, cookie, 'POST', '/api/onboarding/company', { company_name: 'Sunny Stays' });
     expect(res.statusCode).toBe(201);
     const me = (await api(t, cookie, 'GET', '/api/me')).json();
     expect(me).toMatchObject({ tenant: { name: 'Sunny Stays', id: res.json().tenant_id }, role: 'owner' });

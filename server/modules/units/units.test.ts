@@ -19,7 +19,10 @@ describe.each(backends)('items, garages and units on %s', (backend) => {
   };
 
   it('creates, edits and lists items; refuses bad input with 400', async () => {
-    const created = await api(t, s.cookie, 'POST', '/api/items', { name: 'Sheet Set', category: 'Linen', minimum_threshold: 2, count_cost: 24.99, extra: 1 });
+    const extra = await api(t, s.cookie, 'POST', '/api/items', { name: 'Sheet Set', category: 'Linen', minimum_threshold: 2, count_cost: 24.99, extra: 1 });
+    expect(extra.statusCode).toBe(400);
+    expect(extra.json().error.message).toBe('Unknown field: extra');
+    const created = await api(t, s.cookie, 'POST', '/api/items', { name: 'Sheet Set', category: 'Linen', minimum_threshold: 2, count_cost: 24.99 });
     expect(created.statusCode).toBe(201);
     expect(created.json()).toMatchObject({ name: 'Sheet Set', count_cost: 24.99, minimum_threshold: 2 });
     expect(created.json()).not.toHaveProperty('extra');
