@@ -1,5 +1,5 @@
 /**
- * Runs once before the test files: migrates a PGlite database and dumps it, so each file loads
+ * Runs once before the test files: migrates a PGlite database and dumps it (but in the Citus suite), so each file loads
  * a migrated copy in ~0.6 s; with DATABASE_URL set, also migrates a
  * template database on that PostgreSQL server, from which each file clones a fresh database.
  * With CITUS_URL set (the Citus suite, scripts/test-citus.ts), each file makes its own database on
@@ -28,15 +28,18 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const dir = mkdtempSync(join(tmpdir(), 'inv-test-'));
-  const client = await PGlite.create();
-  await runMigrations(wrapPglite(client));
-  const dump = await client.dumpDataDir('none');
-  const snapshot = join(dir, 'snapshot.tar');
-  writeFileSync(snapshot, Buffer.from(await dump.arrayBuffer()));
-  await client.close();
-  project.provide('pgliteSnapshot', snapshot);
-
   const citusUrl = process.env.CITUS_URL ?? null;
+  // The Citus suite runs on the cluster only (harness.ts `backends`): no embedded snapshot (~11 s).
+  if (!citusUrl) {
+    const client = await PGlite.create();
+    await runMigrations(wrapPglite(client));
+    const dump = await client.dumpDataDir('none');
+    const snapshot = join(dir, 'snapshot.tar');
+    writeFileSync(snapshot, Buffer.from(await dump.arrayBuffer()));
+    await client.close();
+    project.provide('pgliteSnapshot', snapshot);
+  }
+
   project.provide('citusUrl', citusUrl);
   const baseUrl = citusUrl ? undefined : process.env.DATABASE_URL;
   const run = `${process.pid}x${Date.now().toString(36)}`;
