@@ -254,15 +254,17 @@ describe.skipIf(!citusUrl)('two bundled servers on a Citus coordinator and two w
 
   it('runs a job once: a webhook event is delivered once, though both servers look for due deliveries', async () => {
     await expectStatus(201, a, 'POST', '/api/webhooks', { cookie: owner, body: { url: receiver.url, events: ['stock.counted'] } });
-    await expectStatus(200, b, 'PUT', `/api/garages/${garageId}/inventory`, { cookie: owner, body: { inventory: [{ item_id: itemId, quantity: 38 }] } });
+    // A count of the storage (its 40 towels found 38) records the event.
+    await expectStatus(200, b, 'POST', `/api/garages/${garageId}/count`, { cookie: owner, body: { lines: [{ item_id: itemId, expected: 40, counted: 38 }] } });
     for (let i = 0; i < 150 && receiver.received.length === 0; i++) await sleep(200);
     // Both servers poll every second: a second delivery would come within a few polls.
     await sleep(4_000);
-    expect(receiver.received.map((r) => r.type)).toEqual(['stock.counted']);
     const { rows } = await coordinator((c) =>
-      c.query<{ status: string; attempts: number }>('select status, attempts from webhook_deliveries where tenant_id = $1', [tenantId]),
+      c.query<{ status: string; attempts: number; last_error: string | null }>('select status, attempts, last_error from webhook_deliveries where tenant_id = $1', [tenantId]),
     );
-    expect(rows).toEqual([{ status: 'succeeded', attempts: 1 }]);
+    const errors = [a, b].flatMap((s) => s.output().split('\n').filter((line) => /"level":(40|50|60)/.test(line)));
+    expect(receiver.received.map((r) => r.type), `deliveries ${JSON.stringify(rows)}; server warnings and errors:\n${errors.join('\n')}`).toEqual(['stock.counted']);
+    expect(rows).toEqual([{ status: 'succeeded', attempts: 1, last_error: null }]);
   });
 
   it('serves a company isolated to a shard of its own, and moved to the other worker, while both servers run', async () => {
