@@ -16,6 +16,8 @@ export default defineConfig({
       'server/modules/team/team.test.ts',
       'server/modules/calendars/calendars.test.ts',
       'server/modules/stock/concurrency.test.ts',
+      'server/jobs/queue.test.ts',
+      'server/citus-servers.test.ts',
     ],
     globalSetup: ['./server/test/global-setup.ts'],
     testTimeout: 60_000,

@@ -1,7 +1,9 @@
 /**
  * `npm run db:migrate`: applies the committed migrations (drizzle/) to the database the server's
  * variables name, with the code a server runs at boot (server/db/migrate.ts, under the schema lock
- * on PostgreSQL), and exits (docs/operations.md "Migrations"). DATABASE_URL: PostgreSQL, while
+ * on PostgreSQL), makes or upgrades the job queue's schema `pgboss` as a booting server does
+ * (server/jobs/queue.ts `installJobSchema`; on Citus it stays on the coordinator), and exits
+ * (docs/operations.md "Migrations"). DATABASE_URL: PostgreSQL, while
  * servers run or not; otherwise the embedded database in DATA_DIR, which no server may be using.
  *
  * Exit codes: 0 up to date; 1 bad configuration, a data directory in use, or a failed migration
@@ -14,11 +16,13 @@ import { sql } from 'drizzle-orm';
 import { ConfigError, loadConfig, type Config } from '../server/config';
 import { DataDirLockedError, openPglite, openPostgres, queryRows, type Database } from '../server/db/client';
 import { runMigrations } from '../server/db/migrate';
+import { installJobSchema, JOB_SCHEMA, JOB_SCHEMA_VERSION } from '../server/jobs/queue';
 import { latestMigration } from '../server/modules/health/service';
 
 const usage = `Usage: npm run db:migrate
 
-Applies the migrations this version ships with to the database the server uses, then exits:
+Applies the migrations this version ships with to the database the server uses, and makes or
+upgrades the job queue's schema, then exits:
 DATABASE_URL (PostgreSQL; servers may be running: migrations take the lock a booting server takes)
 or else the embedded database in DATA_DIR (stop the server first). A server also migrates at boot.
 
@@ -62,6 +66,12 @@ async function main(): Promise<number> {
     const applied = (await appliedCount(database)) - before;
     const latest = latestMigration().tag;
     console.log(applied > 0 ? `Applied ${applied} migrations to ${where}; it is at ${latest}.` : `Up to date: ${where} (${latest}).`);
+    const jobs = await installJobSchema(database);
+    console.log(
+      jobs === 'current'
+        ? `The job queue's schema ${JOB_SCHEMA} is up to date (version ${JOB_SCHEMA_VERSION}).`
+        : `The job queue's schema ${JOB_SCHEMA} was ${jobs} (version ${JOB_SCHEMA_VERSION}).`,
+    );
     return 0;
   } finally {
     await database.close();

@@ -59,6 +59,12 @@ const PRICE_VAR = /^STRIPE_PRICE_([A-Z0-9_]+)_(MONTHLY|YEARLY)$/;
 
 /** Where the embedded database lives without DATA_DIR, relative to the working directory. */
 const DEFAULT_DATA_DIR = './data';
+/**
+ * Connections of a server's PostgreSQL pool when DATABASE_POOL_SIZE is not set: with the
+ * connection the identity feed listens on and the one a boot's schema lock holds, two servers fit
+ * a stock PostgreSQL's 100 connections many times over (docs/operations.md "Sizing the connections").
+ */
+export const DEFAULT_DATABASE_POOL_SIZE = 10;
 
 const schema = z
   .object({
@@ -76,6 +82,11 @@ const schema = z
         .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// or postgresql:// URL')
         .optional(),
     ),
+    /**
+     * Connections of this server's PostgreSQL pool (docs/operations.md "Sizing the connections":
+     * servers × this, plus a few, must fit the database's max_connections; on Citus, each worker's too).
+     */
+    DATABASE_POOL_SIZE: z.coerce.number().int().min(2).max(500).default(DEFAULT_DATABASE_POOL_SIZE),
     /** Signs sessions and encrypts stored secrets; at least 32 characters. */
     APP_SECRET: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(32).optional()),
     /** SMTP server for outgoing email (smtp:// or smtps://); without it, emails go to the server log. */
@@ -156,6 +167,8 @@ export interface Config {
   appUrl: string;
   dataDir: string;
   databaseUrl: string | undefined;
+  /** Connections of the PostgreSQL pool (DATABASE_POOL_SIZE); unused on the embedded database. */
+  databasePoolSize: number;
   appSecret: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
@@ -220,6 +233,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     appUrl: (c.APP_URL ?? `http://localhost:${c.PORT}`).replace(/\/$/, ''),
     dataDir: c.DATA_DIR,
     databaseUrl: c.DATABASE_URL,
+    databasePoolSize: c.DATABASE_POOL_SIZE,
     appSecret: c.APP_SECRET,
     smtpUrl: c.SMTP_URL,
     mailFrom: c.MAIL_FROM,

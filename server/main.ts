@@ -50,7 +50,7 @@ async function main(): Promise<void> {
 
   let database: Database;
   try {
-    database = config.databaseUrl ? openPostgres(config.databaseUrl) : await openPglite(resolve(config.dataDir));
+    database = config.databaseUrl ? openPostgres(config.databaseUrl, config.databasePoolSize) : await openPglite(resolve(config.dataDir));
   } catch (err) {
     if (err instanceof DataDirLockedError) {
       log.fatal(err.message);

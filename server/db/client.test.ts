@@ -1,15 +1,18 @@
 /**
  * The PostgreSQL pool survives connections the server ends (decision 010): backends terminated
  * with pg_terminate_backend, the way a restart ends them, while idle and while a transaction
- * holds them. PostgreSQL only (PGlite has no connections to lose).
+ * holds them. PostgreSQL only (PGlite has no connections to lose). And its two waits apart
+ * (decision 057): a request that finds every connection busy waits longer than a connect may
+ * take, while a connect to a host that never answers still fails after CONNECT_TIMEOUT_MS.
  */
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
+import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isDatabaseUnavailable } from '../lib/db-errors';
 import { openTestDatabase } from '../test/harness';
 import { databaseUrlFor } from './pg-url';
-import { queryRows, type Database } from './client';
+import { CONNECT_TIMEOUT_MS, openPostgres, POOL_WAIT_MS, queryRows, type Database } from './client';
 
 const templateUrl = inject('pgTemplateUrl');
 
@@ -83,4 +86,55 @@ describe.skipIf(!templateUrl)('pg pool when PostgreSQL ends its connections', ()
     expect(after.some((pid) => before.includes(pid))).toBe(false);
     expect(await backendPid()).toBeGreaterThan(0);
   });
+});
+
+describe.skipIf(!templateUrl)('waiting for a connection of a busy pool', () => {
+  it('waits for a free connection longer than a connect may take, up to POOL_WAIT_MS', async () => {
+    const database = await openTestDatabase('postgres');
+    const pool = openPostgres(database.pool!.options.connectionString!, 1);
+    try {
+      const held = await pool.pool!.connect();
+      const started = performance.now();
+      const waiting = queryRows<{ one: number }>(pool.db, sql`select 1 as one`);
+      const holdMs = CONNECT_TIMEOUT_MS + 1_000;
+      setTimeout(() => held.release(), holdMs);
+      expect(await waiting).toEqual([{ one: 1 }]);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(holdMs - 50);
+      expect(POOL_WAIT_MS).toBeGreaterThan(holdMs);
+    } finally {
+      await pool.close();
+      await database.close();
+    }
+  }, 20_000);
+});
+
+describe('connecting to a database host that never answers', () => {
+  let silent: ReturnType<typeof createServer>;
+  const sockets: Socket[] = [];
+  beforeAll(async () => {
+    // Accepts connections and never answers, like a host that froze.
+    silent = createServer((socket) => void sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+  });
+  afterAll(async () => {
+    for (const socket of sockets) socket.destroy();
+    await new Promise((resolve) => silent.close(resolve));
+  });
+
+  it('fails after CONNECT_TIMEOUT_MS, not POOL_WAIT_MS, as the database being unavailable', async () => {
+    const database = openPostgres(`postgres://postgres@127.0.0.1:${(silent.address() as AddressInfo).port}/none`, 2);
+    try {
+      const started = performance.now();
+      const failed = await queryRows(database.db, sql`select 1`).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      const took = performance.now() - started;
+      expect(isDatabaseUnavailable(failed), String(failed)).toBe(true);
+      expect(took).toBeGreaterThanOrEqual(CONNECT_TIMEOUT_MS - 50);
+      expect(took).toBeLessThan(CONNECT_TIMEOUT_MS + 1_000);
+    } finally {
+      await database.close();
+    }
+  }, 20_000);
 });

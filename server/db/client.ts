@@ -12,6 +12,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import lockfile from 'proper-lockfile';
+import { DEFAULT_DATABASE_POOL_SIZE } from '../config';
 import { PgliteThread } from './pglite-thread';
 import { schema, type Schema } from './schema';
 
@@ -97,18 +98,53 @@ function pgliteDatabase(client: PGlite | PgliteThread, release: () => Promise<vo
   };
 }
 
-/** Longest wait for a connection, in ms: connecting, or waiting for a free one when all are busy. */
+/**
+ * Longest wait, in ms, for one new connection to the database server to be made (TCP, TLS,
+ * authentication): a server that is down refuses at once, a host that does not answer fails
+ * after this (decision 010).
+ */
 export const CONNECT_TIMEOUT_MS = 3_000;
+/**
+ * Longest wait, in ms, for a free connection when every connection of the pool is busy
+ * (decision 057): a burst of requests queues for the pool's connections, each held for one
+ * transaction. 200 stock writes at once on Citus on a pool of 20, on a busy two-core machine,
+ * took 11.5 s to answer, and with a 3 s bound 53 of their 296 requests answered 503 "The database is
+ * unavailable" while the database was up. As long as one statement may run (STATEMENT_TIMEOUT_MS).
+ */
+export const POOL_WAIT_MS = 30_000;
 /** Longest run of one statement, in ms, enforced by PostgreSQL (`statement_timeout`). */
 export const STATEMENT_TIMEOUT_MS = 30_000;
 /** Idle time, in ms, before TCP keep-alive probes start checking that the server is still there. */
 const KEEPALIVE_DELAY_MS = 10_000;
 
 /**
- * Opens a `pg` pool on `url`, `max` connections (default 10), that survives a PostgreSQL outage
- * (decision 010): a request during one fails within CONNECT_TIMEOUT_MS (at once when the server
- * refuses or drops connections) with an error `isDatabaseUnavailable` recognises, and the next
- * request after the server is back opens fresh connections.
+ * A `pg` client whose connect gives up after CONNECT_TIMEOUT_MS, whatever the pool's own
+ * `connectionTimeoutMillis` (which node-postgres uses both for the wait for a free connection and
+ * for a connect, here POOL_WAIT_MS). Its timeout's error is given the message pg-pool gives its own
+ * ("Connection terminated due to connection timeout", `cause` pg's "timeout expired"), which
+ * `isDatabaseUnavailable` knows.
+ */
+class BoundedConnectClient extends pg.Client {
+  constructor(config: pg.ClientConfig = {}) {
+    super({ ...config, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  }
+
+  override connect(): Promise<pg.Client>;
+  override connect(callback: (err: Error | null, client?: pg.Client) => void): void;
+  override connect(callback?: (err: Error | null, client?: pg.Client) => void): Promise<pg.Client> | void {
+    if (!callback) return super.connect();
+    super.connect(((err: Error | null) =>
+      callback(err?.message === 'timeout expired' ? new Error('Connection terminated due to connection timeout', { cause: err }) : err, this)) as (err: Error) => void);
+  }
+}
+
+/**
+ * Opens a `pg` pool on `url`, `max` connections (default DEFAULT_DATABASE_POOL_SIZE, config.ts), that survives a
+ * PostgreSQL outage (decision 010): a request during one fails within CONNECT_TIMEOUT_MS (at once
+ * when the server refuses or drops connections) with an error `isDatabaseUnavailable` recognises,
+ * and the next request after the server is back opens fresh connections. A request that finds
+ * every connection busy waits for a free one up to POOL_WAIT_MS (decision 057), then fails the
+ * same way ("timeout exceeded when trying to connect").
  *
  * Every connection has an 'error' listener, idle or checked out: a socket that breaks while a
  * transaction holds its client between two statements (a restart's "terminating connection due
@@ -116,11 +152,14 @@ const KEEPALIVE_DELAY_MS = 10_000;
  * client, and without a listener Node ends the process. `pg` marks such a client not queryable and
  * `pg-pool` destroys a client released in that state instead of handing it out again.
  */
-export function openPostgres(url: string, max = 10): Database {
+export function openPostgres(url: string, max = DEFAULT_DATABASE_POOL_SIZE): Database {
   const pool = new pg.Pool({
     connectionString: url,
     max,
-    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    // node-postgres bounds the wait for a free connection by this; each connect is bounded by
+    // CONNECT_TIMEOUT_MS in BoundedConnectClient.
+    connectionTimeoutMillis: POOL_WAIT_MS,
+    Client: BoundedConnectClient as unknown as new () => pg.ClientBase,
     // Sent at connect, so it holds for every statement; a migration that needs longer sets
     // `SET LOCAL statement_timeout` itself (the migrator runs them all in one transaction).
     statement_timeout: STATEMENT_TIMEOUT_MS,

@@ -12,7 +12,7 @@
  */
 import type { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
-import type { Database } from './client';
+import { CONNECT_TIMEOUT_MS, type Database } from './client';
 
 export interface ListenHandlers {
   /** A notification's payload. */
@@ -61,8 +61,10 @@ function listenPostgres(pool: pg.Pool, channel: string, handlers: ListenHandlers
 
   async function open() {
     retry = undefined;
-    // The pool's own settings (connection string, timeouts, keep-alive) serve this connection too.
-    const next = new pg.Client(pool.options);
+    // The pool's own settings (connection string, statement timeout, keep-alive) serve this
+    // connection too; its connect is bounded as one of the pool's is (the pool's own
+    // connectionTimeoutMillis is its wait for a free connection, POOL_WAIT_MS).
+    const next = new pg.Client({ ...pool.options, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
     client = next;
     next.on('error', () => fail(next));
     next.on('end', () => fail(next));

@@ -12,13 +12,23 @@ import { databaseUrlFor, withClient } from '../db/pg-url';
 /** Shards per table in tests: enough to spread tenants over both workers, few enough to create fast. */
 const TEST_SHARD_COUNT = 4;
 
+/** The coordinator and workers of a database made by {@link prepareCitusDatabase}. */
+export interface CitusDatabase {
+  /** The database on the coordinator, as a superuser. */
+  url: string;
+  /** The same database on each worker. */
+  workerUrls: string[];
+}
+
 /**
- * Creates database `name` on the cluster whose coordinator `adminUrl` names (its `postgres`
- * database lists the workers), with the extension on every node and the workers added, then
- * migrates and distributes it.
- * @returns its URL on the coordinator.
+ * Step 1 of docs/operations.md "Moving to Citus" for a new database `name` on the cluster whose
+ * coordinator `adminUrl` names (its `postgres` database lists the workers): the database created
+ * on every node (from the coordinator, `citus.enable_create_database_propagation`), `create
+ * extension citus` in it on every node, the coordinator's host set and the workers added.
+ * @returns its URLs on the coordinator and on each worker.
+ * @throws the database's error (the cluster unreachable, the name taken).
  */
-export async function createCitusDatabase(adminUrl: string, name: string): Promise<string> {
+export async function prepareCitusDatabase(adminUrl: string, name: string): Promise<CitusDatabase> {
   const workers = await withClient(adminUrl, async (c) => {
     await c.query('set citus.enable_create_database_propagation = on');
     await c.query(`create database ${name}`);
@@ -27,17 +37,29 @@ export async function createCitusDatabase(adminUrl: string, name: string): Promi
   });
   const coordinator = new URL(adminUrl);
   const url = databaseUrlFor(adminUrl, name);
-  for (const w of workers) {
+  const workerUrls = workers.map((w) => {
     const worker = new URL(url);
     worker.hostname = w.host;
     worker.port = String(w.port);
-    await withClient(worker.toString(), (c) => c.query('create extension if not exists citus'));
-  }
+    return worker.toString();
+  });
+  for (const workerUrl of workerUrls) await withClient(workerUrl, (c) => c.query('create extension if not exists citus'));
   await withClient(url, async (c) => {
     await c.query('create extension if not exists citus');
     await c.query('select citus_set_coordinator_host($1, $2)', [coordinator.hostname, Number(coordinator.port)]);
     for (const w of workers) await c.query('select citus_add_node($1, $2)', [w.host, w.port]);
   });
+  return { url, workerUrls };
+}
+
+/**
+ * Creates database `name` on the cluster whose coordinator `adminUrl` names, by the steps of
+ * {@link prepareCitusDatabase}, then migrates and distributes it with the code of `npm run
+ * db:migrate` and `npm run db:distribute` (in this process, TEST_SHARD_COUNT shards a table).
+ * @returns its URL on the coordinator.
+ */
+export async function createCitusDatabase(adminUrl: string, name: string): Promise<string> {
+  const { url } = await prepareCitusDatabase(adminUrl, name);
   const database = openPostgres(url, 2);
   try {
     await runMigrations(database);

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { sql } from 'drizzle-orm';
-import { afterAll, afterEach, beforeAll, describe, expect, inject, it, vi } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { queryRows } from '../../db/client';
 import { openLimits } from '../../lib/limits';
 import { startJobQueue } from '../../jobs/queue';
@@ -426,9 +426,7 @@ describe.each(backends)('calendar links on %s', (backend) => {
     expect((await api(t, s.cookie, 'GET', `/api/units/${s.unitId}/calendar`)).json()).toMatchObject({ typical_guests: 4, links: [{ id: link!.id }] });
   });
 
-  // Starting pg-boss on a Citus suite's database fails ('operation is not allowed on this node');
-  // the refresh chain is a job queue matter, tried on PostgreSQL and PGlite.
-  it.skipIf(Boolean(inject('citusUrl')))('the refresh job reads each linked property and queues its next run; removing the last link ends the chain', async () => {
+  it('the refresh job reads each linked property and queues its next run; removing the last link ends the chain', async () => {
     feed = { body: fixture('airbnb.ics') };
     const unitId = await newUnit('Job Cottage');
     await t.database.db.execute(sql`insert into calendar_links (tenant_id, unit_id, url) values (${s.tenantId}, ${unitId}, ${`${base}/feed.ics`})`);
