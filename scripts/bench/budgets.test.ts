@@ -21,8 +21,14 @@ interface DocRow {
   absolute: number;
 }
 
-/** The first number of `cell` ("≥ 1,000 req/s" → 1000, "≤ 17.3 × health's p95" → 17.3); NaN without one. */
-const numberIn = (cell: string) => Number(/-?\d[\d,]*(?:\.\d+)?/.exec(cell)?.[0]?.replaceAll(',', '') ?? NaN);
+/**
+ * The number after the first ≤ or ≥ of `cell`, else its first number ("≥ 1,000 req/s" → 1000,
+ * "p95 ≤ 17.3 × health's p95" → 17.3, "0" → 0); NaN without one.
+ */
+const numberIn = (cell: string) => {
+  const match = /[≤≥]\s*(\d[\d,]*(?:\.\d+)?)/.exec(cell) ?? /(\d[\d,]*(?:\.\d+)?)/.exec(cell);
+  return Number(match?.[1]?.replaceAll(',', '') ?? NaN);
+};
 
 /**
  * The rows of the table under `## Budgets` whose first cell is a budget's key in backticks:
