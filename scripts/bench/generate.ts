@@ -29,7 +29,7 @@ const STAY_WINDOW_DAYS = 150;
 /**
  * What the large tenant's garages hold at the end of the generated history, in pieces, of each
  * item not at its threshold: the transfers, restocks to minimum and pick-list deliveries of the
- * benchmark take some hundreds of pieces from one garage row (docs/performance.md "Stock commands:
+ * benchmark take some hundreds of pieces from one garage row (docs/performance-history.md "Stock commands:
  * the requests the web sends"), and must all be answered 200.
  */
 export const LARGE_GARAGE_STOCK = { min: 1500, max: 3000 };

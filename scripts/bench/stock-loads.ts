@@ -1,6 +1,7 @@
 /**
  * The stock commands the web sends, as benchmark loads on the large tenant (docs/performance.md
- * "Stock commands: the requests the web sends"): what each request carries and which rows it
+ * "Budgets"; how they came to be, docs/performance-history.md "Stock commands: the requests the
+ * web sends"): what each request carries and which rows it
  * names, chosen from the generated data so that every request can be answered 200, and the
  * ledger rows each load wrote. Quantities are pieces.
  *

@@ -115,7 +115,7 @@ export async function distributeTables(client: pg.Client | pg.PoolClient, opts: 
  * PostgreSQL server the equality's estimates give the plans the budgets were measured with (with
  * this form a large company's Dashboard took 26 ms of PostgreSQL instead of 2 ms; comparing
  * `tenant_id::text` instead took 2.1 ms, but its estimates sent the forecast past the statement
- * timeout; docs/performance.md). Run again after a migration that adds a tenant table.
+ * timeout; docs/performance-history.md "Row-level totals and company writes on Citus"). Run again after a migration that adds a tenant table.
  */
 const CITUS_TENANT_POLICIES = `DO $$
 DECLARE

@@ -9,8 +9,8 @@
  * instead of N. Errors reach the callers of that round only; later rounds start afresh.
  *
  * Used where one tenant's screen is read by many people at once and the read is expensive (the
- * dashboard, the reports: docs/performance.md). Plain promise sharing would hand out results of
- * reads that started before the caller's own write, so this is not a memoizer.
+ * dashboard, the reports: docs/performance-history.md). Plain promise sharing would hand out
+ * results of reads that started before the caller's own write, so this is not a memoizer.
  *
  * `keyOf` names the calls that may share a read (default: the argument itself); calls with the
  * same key must ask for the same thing, as a round reads with the argument of its first caller.

@@ -4,7 +4,7 @@
  * batches is being written wait and go together into the next one, one transaction and one SQL
  * call for all (lib/batch.ts). A request that finds nothing in progress starts at once. Each
  * request gets the outcome it would have had alone in its arrival order; `npm run bench` measured
- * the batching worth keeping (docs/performance.md "Stock commands: the requests the web sends").
+ * the batching worth keeping (docs/performance-history.md "Stock commands: the requests the web sends").
  */
 import type { Db, Tx } from '../../db/client';
 import { withTenant } from '../../db/tenant-tx';
