@@ -281,22 +281,28 @@ describe.skipIf(!citusUrl)('two bundled servers on a Citus coordinator and two w
     const before = await shardOf();
     expect(before.own).toBe(false);
 
-    // Reads and counts on both servers, one after the other on each, until the moves are done.
+    // Reads and stock writes on both servers, one after the other on each, until the moves are done.
     let moving = true;
     let quantity = 20;
-    const answers: { what: string; status: number }[] = [];
+    const answers: { what: string; status: number; ms: number }[] = [];
+    const timed = async (what: string, send: () => Promise<Answer>) => {
+      const started = performance.now();
+      const { status } = await send();
+      answers.push({ what, status, ms: performance.now() - started });
+    };
     const load = [a, b].map(async (server) => {
       while (moving) {
-        answers.push({ what: 'units', status: (await call(server, 'GET', '/api/units', { cookie: owner })).status });
-        const count = await call(server, 'PUT', `/api/garages/${garageId}/inventory`, { cookie: owner, body: { inventory: [{ item_id: itemId, quantity: (quantity += 1) }] } });
-        answers.push({ what: 'count', status: count.status });
+        await timed('units', () => call(server, 'GET', '/api/units', { cookie: owner }));
+        await timed('replace', () => call(server, 'PUT', `/api/garages/${garageId}/inventory`, { cookie: owner, body: { inventory: [{ item_id: itemId, quantity: (quantity += 1) }] } }));
       }
     });
     await sleep(500);
+    const isolating = performance.now();
     await coordinator(async (c) => {
       await c.query('set statement_timeout = 0');
       await c.query(`select isolate_tenant_to_new_shard('items', $1::uuid, 'CASCADE', shard_transfer_mode => 'block_writes')`, [tenantId]);
     });
+    const isolateMs = performance.now() - isolating;
     const isolated = await shardOf();
     expect(isolated.own).toBe(true);
     expect(isolated.shard).not.toBe(before.shard);
@@ -308,17 +314,24 @@ describe.skipIf(!citusUrl)('two bundled servers on a Citus coordinator and two w
       );
       return rows[0]!;
     });
+    const moving0 = performance.now();
     await coordinator(async (c) => {
       await c.query('set statement_timeout = 0');
       await c.query(`select citus_move_shard_placement($1::bigint, $2, $3, $4, $5, shard_transfer_mode => 'block_writes')`, [isolated.shard, host, Number(port), other.host, other.port]);
     });
+    const moveMs = performance.now() - moving0;
     await sleep(500);
     moving = false;
     await Promise.all(load);
     expect((await shardOf()).node).toBe(`${other.host}:${other.port}`);
 
+    const slowest = Math.max(...answers.map((x) => x.ms));
+    console.log(
+      `a company isolated to its own shard (${Math.round(isolateMs)} ms) and moved to another worker (${Math.round(moveMs)} ms) ` +
+        `while two servers served it: ${answers.length} answers, statuses ${[...new Set(answers.map((x) => x.status))].join(', ')}, slowest ${Math.round(slowest)} ms`,
+    );
     expect(answers.length).toBeGreaterThan(4);
-    expect(answers.filter((x) => x.status !== 200)).toEqual([]);
+    expect(answers.filter((x) => x.status !== 200).map((x) => `${x.what} ${x.status}`)).toEqual([]);
     // The company is served by both servers from its own shard; its stock is its last count.
     for (const server of [a, b]) {
       await expectStatus(200, server, 'GET', '/api/dashboard', { cookie: owner });
