@@ -1,5 +1,5 @@
 /**
- * The AI photo scanner on a phone (docs/product.md "AI photo scanner", decision 035), against the
+ * The AI photo scanner on a phone (docs/product.md "Screens: AI photo scanner", decision 035), against the
  * fake OpenAI-compatible server: a photo uploaded from the unit card is sent downscaled, the
  * confirmation is edited (a quantity corrected, an item removed) and confirmed, and the unit goes up
  * and its garage down by the same amounts; then a photo taken with Chromium's fake camera on Unit

@@ -119,7 +119,7 @@ const schema = z
     OPENAI_TIMEOUT_MS: z.coerce.number().int().min(1).max(600_000).default(30_000),
     /** AI report narratives a company may ask for per minute; past it the assistant answers with the computed summary. */
     OPENAI_REPORTS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(20),
-    /** Vision model that counts items in a scanned photo (docs/product.md "AI photo scanner"). */
+    /** Vision model that counts items in a scanned photo (docs/product.md "Screens: AI photo scanner"). */
     OPENAI_SCAN_MODEL: z.preprocess((v) => (v === '' ? undefined : v), z.string().min(1).default('gpt-4o-mini')),
     /** Photo scans a company may send to the model per minute; past it a scan is refused (429). */
     OPENAI_SCANS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(10),

@@ -1,5 +1,5 @@
 /**
- * The AI photo scanner's contracts (docs/product.md "AI photo scanner", decision 035): a photo of
+ * The AI photo scanner's contracts (docs/product.md "Screens: AI photo scanner", decision 035): a photo of
  * a location is sent once, the server counts the company's items in it with a vision model and
  * keeps the photo and the counts as a scan; the user confirms the counts, which are applied once.
  */

@@ -1,5 +1,5 @@
 /**
- * Scans of the AI photo scanner (docs/product.md "AI photo scanner", decision 035): the photo of a
+ * Scans of the AI photo scanner (docs/product.md "Screens: AI photo scanner", decision 035): the photo of a
  * location as the server re-encoded it, what the vision model found in it, and whether and how its
  * counts were applied. A scan is applied at most once: the apply locks its row and sets
  * `applied_at` in the transaction that writes the movements, each of which carries the scan's id

@@ -34,7 +34,7 @@ const EXPIRY_MARGIN_MS = 60_000;
 
 const ofTenant = (tenantId: string) => and(eq(providerCredentials.tenantId, tenantId), eq(providerCredentials.provider, PROVIDER));
 
-/** Turns a failed token request into the dialog's messages (docs/product.md "Messages: Import"). */
+/** Turns a failed token request into the dialog's messages (docs/product.md "Messages", "Import"). */
 export function tokenFailure(err: unknown): AppError {
   if (!(err instanceof HostawayError)) throw err;
   if (err.kind === 'malformed') return new AppError('PROVIDER_ERROR', 'Invalid token response');

@@ -1,5 +1,5 @@
 /**
- * A scanned photo as the server keeps it (docs/product.md "AI photo scanner", decision 035): the
+ * A scanned photo as the server keeps it (docs/product.md "Screens: AI photo scanner", decision 035): the
  * upload is decoded by sharp and written again as a JPEG at most SCAN_PHOTO_MAX_WIDTH pixels wide
  * and of quality SCAN_JPEG_QUALITY, turned upright by its EXIF orientation. sharp writes no
  * metadata unless told to, so EXIF, GPS location, XMP and ICC data of the upload are not kept.

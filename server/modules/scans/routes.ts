@@ -1,5 +1,5 @@
 /**
- * HTTP routes of the AI photo scanner (docs/product.md "AI photo scanner", decision 035):
+ * HTTP routes of the AI photo scanner (docs/product.md "Screens: AI photo scanner", decision 035):
  * - GET /api/scanner: whether it works on this server;
  * - POST /api/units/:id/scans: a photo of the unit (multipart/form-data, one file), answered with
  *   what the model found; each company may send OPENAI_SCANS_PER_MINUTE a minute (paid calls),

@@ -1,5 +1,5 @@
 /**
- * The AI photo scanner through the API (docs/product.md "AI photo scanner", decision 035): the
+ * The AI photo scanner through the API (docs/product.md "Screens: AI photo scanner", decision 035): the
  * photo re-encoded without its location and refused when it is not a usable image, the vision
  * call against the fake OpenAI-compatible server (structured replies, free text, garbage, unknown
  * ids, slow replies), and applying: real transfers from the unit's garage that keep the ledger

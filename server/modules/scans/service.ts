@@ -1,5 +1,5 @@
 /**
- * The AI photo scanner (docs/product.md "AI photo scanner", decision 035): a photo of a unit
+ * The AI photo scanner (docs/product.md "Screens: AI photo scanner", decision 035): a photo of a unit
  * becomes a scan — the re-encoded photo and the company's items the vision model found in it.
  * The counts the user confirms are applied once, through the ledger, by the stock command
  * stock/commands/apply-scan.ts.

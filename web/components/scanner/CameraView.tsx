@@ -1,5 +1,5 @@
 /**
- * The camera view of the scanner (docs/product.md "AI photo scanner"): the live picture of the
+ * The camera view of the scanner (docs/product.md "Screens: AI photo scanner"): the live picture of the
  * rear camera when there is one (`facingMode: environment`, preferred, not required, so a laptop's
  * only camera works too) and Capture, which takes the frame at the photo's size. The camera is
  * released when the view goes away.

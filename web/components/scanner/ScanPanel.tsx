@@ -1,5 +1,5 @@
 /**
- * The AI photo scanner dialog (docs/product.md "AI photo scanner", decision 035): start (Upload
+ * The AI photo scanner dialog (docs/product.md "Screens: AI photo scanner", decision 035): start (Upload
  * Image, Take Photo, Cancel), the camera, analysing, and 'Confirm Items', where each detected item
  * has its quantity to correct (a whole number from 1), its confidence, a remove icon and, when the
  * unit has a garage, what the garage holds (red when the quantity is more). Counts above 10 are

@@ -1,4 +1,4 @@
-/** The scanner's confirmation rules and the photo's size in the browser (docs/product.md "AI photo scanner"). */
+/** The scanner's confirmation rules and the photo's size in the browser (docs/product.md "Screens: AI photo scanner"). */
 import { describe, expect, it } from 'vitest';
 import type { ScanDetection } from '../../../common/contracts/scans';
 import { confidencePercent, garageFit, initialLines, quantityProblem, restockBody } from './confirm-lines';

@@ -1,5 +1,5 @@
 /**
- * The confirmation list's rules (docs/product.md "AI photo scanner"): each detected item with a
+ * The confirmation list's rules (docs/product.md "Screens: AI photo scanner"): each detected item with a
  * quantity the user may correct (a whole number from 1), compared with what the unit's garage
  * holds; what is sent to apply.
  */

@@ -1,5 +1,5 @@
 /**
- * The scanner's calls (docs/product.md "AI photo scanner", decision 035): whether it works on this
+ * The scanner's calls (docs/product.md "Screens: AI photo scanner", decision 035): whether it works on this
  * server, the photo of a unit sent for counting, and the confirmed counts applied once.
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';

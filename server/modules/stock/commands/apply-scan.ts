@@ -1,5 +1,5 @@
 /**
- * Applying a photo scan (docs/product.md "AI photo scanner", docs/decisions/035-photo-scanner.md):
+ * Applying a photo scan (docs/product.md "Screens: AI photo scanner", docs/decisions/035-photo-scanner.md):
  * the counts the user confirms are brought to the scan's unit once, through the ledger.
  *
  * With a garage, every confirmed line is a `scan` transfer from the unit's garage, all of them or
