@@ -7,7 +7,7 @@
  */
 import { sql } from 'drizzle-orm';
 import pg from 'pg';
-import { createServer, type AddressInfo, type Socket } from 'node:net';
+import { useSilentHost } from '../test/silent-host';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { isDatabaseUnavailable } from '../lib/db-errors';
 import { openTestDatabase } from '../test/harness';
@@ -109,20 +109,10 @@ describe.skipIf(!templateUrl)('waiting for a connection of a busy pool', () => {
 });
 
 describe('connecting to a database host that never answers', () => {
-  let silent: ReturnType<typeof createServer>;
-  const sockets: Socket[] = [];
-  beforeAll(async () => {
-    // Accepts connections and never answers, like a host that froze.
-    silent = createServer((socket) => void sockets.push(socket));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  });
-  afterAll(async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => silent.close(resolve));
-  });
+  const silent = useSilentHost();
 
   it('fails after CONNECT_TIMEOUT_MS, not POOL_WAIT_MS, as the database being unavailable', async () => {
-    const database = openPostgres(`postgres://postgres@127.0.0.1:${(silent.address() as AddressInfo).port}/none`, 2);
+    const database = openPostgres(silent.url(), 2);
     try {
       const started = performance.now();
       const failed = await queryRows(database.db, sql`select 1`).then(

@@ -3,7 +3,6 @@
  * the database; ready answers 200 only when the database is reachable and migrated, else 503
  * UNAVAILABLE with Retry-After.
  */
-import { createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app';
@@ -11,6 +10,7 @@ import { loadConfig } from '../../config';
 import { openPostgres, queryRows } from '../../db/client';
 import { DATABASE_UNAVAILABLE_MESSAGE, RETRY_AFTER_SECONDS } from '../../lib/db-errors';
 import { backends, createTestApp, type TestApp } from '../../test/harness';
+import { useSilentHost } from '../../test/silent-host';
 import { latestMigration, READY_TIMEOUT_MS } from './service';
 
 const latest = latestMigration();
@@ -56,22 +56,12 @@ describe.each(backends)('health and readiness on %s', (backend) => {
 });
 
 describe('readiness without a working database server', () => {
-  let silent: Server;
-  const sockets: Socket[] = [];
-  beforeAll(async () => {
-    // Accepts connections and never answers, like a host that froze.
-    silent = createServer((socket) => void sockets.push(socket));
-    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
-  });
-  afterAll(async () => {
-    for (const socket of sockets) socket.destroy();
-    await new Promise((resolve) => silent.close(resolve));
-  });
+  const silent = useSilentHost();
 
   it.each([
     // Nothing listens on port 1: every connect is refused.
     ['refuses connections', () => 'postgres://postgres@127.0.0.1:1/none'],
-    ['never answers', () => `postgres://postgres@127.0.0.1:${(silent.address() as AddressInfo).port}/none`],
+    ['never answers', () => silent.url()],
   ])('ready answers 503 UNAVAILABLE within its timeout when the server %s, health 200', async (_label, url) => {
     const database = openPostgres(url());
     const config = loadConfig({ APP_URL: 'http://localhost:3000' });
